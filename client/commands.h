@@ -1,0 +1,12 @@
+// Subcommands of the `arbiter` binary. Each takes the words after its name
+// and returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace arbiter::cli {
+
+int RunPerft(const std::vector<std::string>& args);
+
+}  // namespace arbiter::cli

@@ -1,0 +1,40 @@
+// `arbiter`: the command line. Without --coordinator every subcommand runs the
+// engine embedded, in this process.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "client/commands.h"
+
+namespace {
+
+constexpr char kUsage[] =
+    "arbiter - rules, with evidence, on how chess games end\n"
+    "\n"
+    "Usage: arbiter <command> [options]\n"
+    "\n"
+    "Commands:\n"
+    "  perft --fen FEN --depth N [--divide] [--json] [--chess960]\n"
+    "        Count the leaf nodes of the legal move tree (move generator check).\n"
+    "        --divide prints the count below each legal root move (UCI).\n"
+    "        --json prints {\"nodes\": N, \"seconds\": S} (with --divide, \"moves\" too).\n"
+    "        --chess960 writes castling as king-takes-rook; FENs with Shredder or\n"
+    "        X-FEN castling letters switch to Chess960 by themselves.\n"
+    "\n"
+    "  help, --help   Show this text.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
+      !std::strcmp(argv[1], "help")) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  std::string command = argv[1];
+  std::vector<std::string> rest(argv + 2, argv + argc);
+  if (command == "perft") return arbiter::cli::RunPerft(rest);
+  std::fprintf(stderr, "arbiter: unknown command \"%s\" (see arbiter --help)\n", command.c_str());
+  return 2;
+}

@@ -1,0 +1,163 @@
+#include "core/chess/movegen.h"
+
+namespace arbiter {
+namespace {
+
+// Pawn moves for side `us`. `target` restricts destination squares (check
+// evasions); pinned pawns may only move along the pin line.
+template <Color kUs>
+Move* GeneratePawnMoves(const Position& pos, Move* out, Bitboard target, Bitboard pinned,
+                        Square ksq) {
+  constexpr Color kThem = ~kUs;
+  constexpr int kUp = kUs == kWhite ? 8 : -8;
+  constexpr int kUpLeft = kUs == kWhite ? 7 : -9;
+  constexpr int kUpRight = kUs == kWhite ? 9 : -7;
+  constexpr Bitboard kRank7 = kUs == kWhite ? RankBB(6) : RankBB(1);
+  constexpr Bitboard kRank3 = kUs == kWhite ? RankBB(2) : RankBB(5);
+
+  const Bitboard empty = ~pos.pieces();
+  const Bitboard enemies = pos.pieces(kThem);
+  const Bitboard pawns = pos.pieces(kUs, kPawn);
+  // Pawns pinned on a file may push; pinned on a diagonal may capture the
+  // pinner; we check the pin line per move only for pinned pawns.
+  const Bitboard free_pawns = pawns & ~pinned;
+  const Bitboard pinned_pawns = pawns & pinned;
+
+  auto emit = [&](Bitboard dests, int delta, bool promo) {
+    while (dests) {
+      Square to = PopLsb(dests);
+      Square from = Square(to - delta);
+      if (promo) {
+        *out++ = Move(from, to, Move::kPromotion, kQueen);
+        *out++ = Move(from, to, Move::kPromotion, kRook);
+        *out++ = Move(from, to, Move::kPromotion, kBishop);
+        *out++ = Move(from, to, Move::kPromotion, kKnight);
+      } else {
+        *out++ = Move(from, to);
+      }
+    }
+  };
+
+  auto gen = [&](Bitboard movers) {
+    Bitboard non7 = movers & ~kRank7, on7 = movers & kRank7;
+    Bitboard push1 = Shift<kUp>(non7) & empty;
+    Bitboard push2 = Shift<kUp>(push1 & kRank3) & empty;
+    emit(push1 & target, kUp, false);
+    emit(push2 & target, 2 * kUp, false);
+    emit(Shift<kUpLeft>(non7) & enemies & target, kUpLeft, false);
+    emit(Shift<kUpRight>(non7) & enemies & target, kUpRight, false);
+    if (on7) {
+      emit(Shift<kUp>(on7) & empty & target, kUp, true);
+      emit(Shift<kUpLeft>(on7) & enemies & target, kUpLeft, true);
+      emit(Shift<kUpRight>(on7) & enemies & target, kUpRight, true);
+    }
+  };
+
+  gen(free_pawns);
+  // Pinned pawns (rare): generate each alone, restricted to its pin line.
+  for (Bitboard pp = pinned_pawns; pp;) {
+    Square s = PopLsb(pp);
+    Bitboard saved_target = target;
+    target &= LineBB(ksq, s);
+    gen(SquareBB(s));
+    target = saved_target;
+  }
+
+  // En passant: rare, so checked by full simulation in Position (the state
+  // only records an e.p. square when some capture is legal, but a position
+  // may have two capturers of which one is illegal).
+  Square ep = pos.ep_square();
+  if (ep != kNoSquare) {
+    Square captured = Square(ep - kUp);
+    Bitboard capturers = PawnAttacks(kThem, ep) & pawns;
+    while (capturers) {
+      Square from = PopLsb(capturers);
+      Bitboard occupied = (pos.pieces() ^ SquareBB(from) ^ SquareBB(captured)) | SquareBB(ep);
+      Bitboard attackers = ((RookAttacks(ksq, occupied) & pos.pieces(kRook, kQueen)) |
+                            (BishopAttacks(ksq, occupied) & pos.pieces(kBishop, kQueen)) |
+                            (KnightAttacks(ksq) & pos.pieces(kKnight)) |
+                            (PawnAttacks(kUs, ksq) & pos.pieces(kPawn) & ~SquareBB(captured))) &
+                           enemies;
+      if (!attackers) *out++ = Move(from, ep, Move::kEnPassant);
+    }
+  }
+  return out;
+}
+
+template <PieceType kType>
+Move* GeneratePieceMoves(const Position& pos, Move* out, Color us, Bitboard target, Bitboard pinned,
+                         Square ksq) {
+  Bitboard movers = pos.pieces(us, kType);
+  if constexpr (kType == kKnight) movers &= ~pinned;  // a pinned knight never moves
+  const Bitboard occupied = pos.pieces();
+  while (movers) {
+    Square from = PopLsb(movers);
+    Bitboard dests = Attacks(kType, from, occupied) & target;
+    if (kType != kKnight && (pinned & SquareBB(from))) dests &= LineBB(ksq, from);
+    while (dests) *out++ = Move(from, PopLsb(dests));
+  }
+  return out;
+}
+
+template <Color kUs>
+Move* GenerateCastling(const Position& pos, Move* out, Square ksq) {
+  constexpr Color kThem = ~kUs;
+  for (CastlingSide side : {kKingSide, kQueenSide}) {
+    CastlingRight right = MakeCastlingRight(kUs, side);
+    if (!pos.can_castle(right)) continue;
+    Square rook = pos.castling_rook(right);
+    Square king_to = MakeSquare(side == kKingSide ? 6 : 2, RankOf(ksq));
+    Square rook_to = MakeSquare(side == kKingSide ? 5 : 3, RankOf(ksq));
+    Bitboard must_be_empty =
+        (BetweenBB(rook, rook_to) | BetweenBB(ksq, king_to)) & ~(SquareBB(ksq) | SquareBB(rook));
+    if (pos.pieces() & must_be_empty) continue;
+    // The king may not pass through or land on an attacked square. Testing
+    // every square with the occupancy after castling is exact: off the rank,
+    // king and rook do not matter; along the rank, an attacker from one side
+    // would hit the king's origin first (already in check) and one from the
+    // other side would hit the destination first.
+    Bitboard occupied =
+        (pos.pieces() ^ SquareBB(ksq) ^ SquareBB(rook)) | SquareBB(king_to) | SquareBB(rook_to);
+    Bitboard path = BetweenBB(ksq, king_to) | SquareBB(king_to);
+    bool attacked = false;
+    while (path && !attacked) attacked = pos.IsAttacked(PopLsb(path), kThem, occupied);
+    if (!attacked) *out++ = Move(ksq, rook, Move::kCastling);
+  }
+  return out;
+}
+
+template <Color kUs>
+Move* Generate(const Position& pos, Move* out) {
+  constexpr Color kThem = ~kUs;
+  const Square ksq = pos.king_square(kUs);
+  const Bitboard checkers = pos.checkers();
+  const Bitboard pinned = pos.pinned();
+  const Bitboard ours = pos.pieces(kUs);
+
+  // King moves: destinations must not be attacked once the king has left its
+  // square (so sliders see through the king's origin).
+  const Bitboard occupied_without_king = pos.pieces() ^ SquareBB(ksq);
+  for (Bitboard dests = KingAttacks(ksq) & ~ours; dests;) {
+    Square to = PopLsb(dests);
+    if (!pos.IsAttacked(to, kThem, occupied_without_king)) *out++ = Move(ksq, to);
+  }
+  if (MoreThanOne(checkers)) return out;  // double check: only king moves
+
+  Bitboard target = ~ours;
+  if (checkers) target = BetweenBB(ksq, Lsb(checkers));  // block or capture
+  out = GeneratePawnMoves<kUs>(pos, out, target, pinned, ksq);
+  out = GeneratePieceMoves<kKnight>(pos, out, kUs, target, pinned, ksq);
+  out = GeneratePieceMoves<kBishop>(pos, out, kUs, target, pinned, ksq);
+  out = GeneratePieceMoves<kRook>(pos, out, kUs, target, pinned, ksq);
+  out = GeneratePieceMoves<kQueen>(pos, out, kUs, target, pinned, ksq);
+  if (!checkers && pos.castling_rights()) out = GenerateCastling<kUs>(pos, out, ksq);
+  return out;
+}
+
+}  // namespace
+
+Move* GenerateLegalMoves(const Position& pos, Move* out) {
+  return pos.side_to_move() == kWhite ? Generate<kWhite>(pos, out) : Generate<kBlack>(pos, out);
+}
+
+}  // namespace arbiter

@@ -1,0 +1,35 @@
+// Legal move generation. Moves are generated fully legal (pins, checks,
+// en passant discovered checks and castling through attacked squares are
+// handled in the generator), so callers never filter.
+#pragma once
+
+#include <algorithm>
+
+#include "core/chess/position.h"
+
+namespace arbiter {
+
+constexpr int kMaxMoves = 256;
+
+// Writes the legal moves of `pos` to `out` (room for kMaxMoves) and returns
+// the end pointer.
+Move* GenerateLegalMoves(const Position& pos, Move* out);
+
+// Convenience container; cheap (no heap).
+class MoveList {
+ public:
+  explicit MoveList(const Position& pos) : end_(GenerateLegalMoves(pos, moves_)) {}
+  const Move* begin() const { return moves_; }
+  const Move* end() const { return end_; }
+  size_t size() const { return size_t(end_ - moves_); }
+  bool empty() const { return end_ == moves_; }
+  bool contains(Move m) const { return std::find(begin(), end(), m) != end(); }
+
+ private:
+  Move moves_[kMaxMoves];
+  Move* end_;
+};
+
+inline bool IsLegalMove(const Position& pos, Move m) { return MoveList(pos).contains(m); }
+
+}  // namespace arbiter

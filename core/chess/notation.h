@@ -1,0 +1,27 @@
+// Move notation: UCI (long algebraic as spoken by engines) and SAN.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "core/chess/position.h"
+
+namespace arbiter {
+
+std::string SquareName(Square s);
+
+// UCI: "e2e4", "e7e8q". Castling is written king-to-destination ("e1g1") in
+// standard chess and king-takes-rook ("e1h1") in Chess960, as engines do.
+std::string ToUci(const Position& pos, Move m);
+// Accepts both castling spellings when unambiguous.
+absl::StatusOr<Move> ParseUci(const Position& pos, std::string_view text);
+
+// SAN: "Nbd7", "exd6", "e8=Q+", "O-O-O#". `pos` is restored before return.
+std::string ToSan(Position& pos, Move m);
+// Tolerant SAN reader: also accepts "0-0", "e8Q", "e8(Q)", "e8=q", trailing
+// annotations ("!?", "+", "#", "e.p."), a redundant pawn letter ("Pe4"),
+// long algebraic ("Ng1-f3", "e2xe4") and UCI ("e2e4").
+absl::StatusOr<Move> ParseSan(const Position& pos, std::string_view text);
+
+}  // namespace arbiter

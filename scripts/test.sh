@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs everything CI checks: set-up, a warnings-as-errors build, the format
+# check and the whole test suite. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CMAKE_ARGS="-DARBITER_WERROR=ON" BUILD_DIR=build scripts/setup.sh
+# An existing build directory may have been configured without -Werror.
+cmake -S . -B build -DARBITER_WERROR=ON > /dev/null
+cmake --build build --parallel "$(nproc)"
+
+scripts/check-format.sh
+
+# Tests find the shared material (tables, game records) here when it exists.
+if [ -z "${ARBITER_SHARED:-}" ] && [ -d ../shared ]; then
+  export ARBITER_SHARED="$(cd ../shared && pwd)"
+fi
+export PATH="$PATH:/usr/games"
+ctest --test-dir build --output-on-failure --parallel "$(nproc)"
