@@ -1,11 +1,11 @@
 // Helpers shared by tests: locating ../shared material and external peers.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-
-#include <unistd.h>
 
 namespace arbiter::testing {
 

@@ -23,6 +23,8 @@ absl::Status FenError(int field, std::string_view text, const std::string& why) 
 
 absl::StatusOr<int> ParseCounter(int field, std::string_view text, int min, int max) {
   int value = 0;
+  if (text.empty() || text[0] == '-' || text[0] == '+')
+    return FenError(field, text, "not a non-negative integer");
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size())
     return FenError(field, text, "not a non-negative integer");
