@@ -22,6 +22,15 @@ constexpr char kUsage[] =
     "        --chess960 writes castling as king-takes-rook; FENs with Shredder or\n"
     "        X-FEN castling letters switch to Chess960 by themselves.\n"
     "\n"
+    "  analyze --fen FEN [--moves UCI...] [--json] [--chess960]\n"
+    "  analyze FILE|- [--chess960]\n"
+    "        How the position stands under the FIDE Laws: checkmate, stalemate,\n"
+    "        dead position, fivefold, 75 moves; whether each side can still mate\n"
+    "        (yes/no/unknown, with proof); threefold and fifty-move claims now\n"
+    "        and by which moves. --moves are played from FEN first (they are the\n"
+    "        history for repetitions). With FILE, one FEN per line in, one JSON\n"
+    "        line per position out, in input order.\n"
+    "\n"
     "  help, --help   Show this text.\n";
 
 }  // namespace
@@ -35,6 +44,7 @@ int main(int argc, char** argv) {
   std::string command = argv[1];
   std::vector<std::string> rest(argv + 2, argv + argc);
   if (command == "perft") return arbiter::cli::RunPerft(rest);
+  if (command == "analyze") return arbiter::cli::RunAnalyze(rest);
   std::fprintf(stderr, "arbiter: unknown command \"%s\" (see arbiter --help)\n", command.c_str());
   return 2;
 }

@@ -83,6 +83,26 @@ class Position {
   Bitboard pinned() const { return st().pinned; }
   Piece captured_piece() const { return st().captured; }
 
+  // What FIDE 9.2.3 compares when deciding that two positions are the same:
+  // side to move, men on squares, castling rights and a legal e.p. capture.
+  // Compared exactly behind the Zobrist key, so a key collision can never
+  // produce a false repetition.
+  struct Identity {
+    Bitboard colors[2];
+    Bitboard types[6];
+    uint8_t castling;
+    Square ep_square;
+    Color side_to_move;
+    bool operator==(const Identity&) const = default;
+  };
+  Identity identity() const {
+    return {{by_color_[0], by_color_[1]},
+            {by_type_[1], by_type_[2], by_type_[3], by_type_[4], by_type_[5], by_type_[6]},
+            st().castling,
+            st().ep_square,
+            side_to_move_};
+  }
+
   Bitboard AttackersTo(Square s, Bitboard occupied) const;
   Bitboard AttackersTo(Square s) const { return AttackersTo(s, pieces()); }
   bool IsAttacked(Square s, Color by, Bitboard occupied) const {

@@ -1,0 +1,138 @@
+// `arbiter analyze`: the rules verdict for one position (with optional moves
+// played from it) or for a file of FENs, one JSON line each.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "client/args.h"
+#include "client/commands.h"
+#include "core/chess/movegen.h"
+#include "core/chess/notation.h"
+#include "core/rules/assessment.h"
+#include "core/rules/report.h"
+#include "core/util/json.h"
+
+namespace arbiter::cli {
+namespace {
+
+int Fail(const absl::Status& s) {
+  std::fprintf(stderr, "arbiter analyze: %s\n", std::string(s.message()).c_str());
+  return 2;
+}
+
+std::string Text(const Position& pos, const Assessment& a) {
+  std::string out = absl::StrCat("Position: ", pos.Fen(), "\nStatus:   ", ToString(a.status));
+  if (a.status != GameStatus::kOngoing) absl::StrAppend(&out, " (FIDE ", ArticleOf(a.status), ")");
+  for (Color c : {kWhite, kBlack}) {
+    const MateAbility& m = c == kWhite ? a.white : a.black;
+    absl::StrAppend(&out, "\n", c == kWhite ? "White" : "Black", " can mate: ", ToString(m.answer));
+    if (!m.proof.empty()) absl::StrAppend(&out, " (proof: ", m.proof, ")");
+  }
+  absl::StrAppend(
+      &out, "\nDead position (5.2.2): ", a.dead.has_value() ? (*a.dead ? "yes" : "no") : "unknown");
+  auto moves = [&](const std::vector<Move>& ms) {
+    std::string s;
+    for (Move m : ms) absl::StrAppend(&s, s.empty() ? "" : " ", ToUci(pos, m));
+    return s.empty() ? std::string("none") : s;
+  };
+  if (a.status == GameStatus::kOngoing) {
+    absl::StrAppend(&out, "\nThreefold claim now (9.2.2): ", a.claims.threefold_now ? "yes" : "no",
+                    "; by move (9.2.1): ", moves(a.claims.threefold_moves));
+    absl::StrAppend(&out, "\nFifty-move claim now (9.3.2): ", a.claims.fifty_now ? "yes" : "no",
+                    "; by move (9.3.1): ", moves(a.claims.fifty_moves));
+  }
+  return out + "\n";
+}
+
+// One FEN plus moves: the moves build the history used by repetition claims.
+absl::StatusOr<std::string> AnalyzeOne(const std::string& fen, bool chess960,
+                                       const std::vector<std::string>& moves, bool json) {
+  absl::StatusOr<Position> pos = Position::FromFen(fen, chess960);
+  if (!pos.ok()) return pos.status();
+  Game game(*pos);
+  for (size_t i = 0; i < moves.size(); ++i) {
+    absl::StatusOr<Move> m = ParseUci(game.position(), moves[i]);
+    if (!m.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("move ", i + 1, ": ", std::string(m.status().message())));
+    if (AutomaticEnding(game) != GameStatus::kOngoing)
+      return absl::InvalidArgumentError(
+          absl::StrCat("move ", i + 1, " (", moves[i], "): the game had already ended"));
+    game.Play(*m);
+  }
+  Assessment a = Assess(game);
+  return json ? AssessmentJson(game.position(), a) + "\n" : Text(game.position(), a);
+}
+
+int RunBatch(const std::string& path, bool chess960) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (path != "-") {
+    file.open(path);
+    if (!file) return Fail(absl::NotFoundError(absl::StrCat("cannot open ", path)));
+    in = &file;
+  }
+  std::string line;
+  int64_t line_number = 0;
+  int errors = 0;
+  while (std::getline(*in, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    absl::StatusOr<std::string> out = AnalyzeOne(line, chess960, {}, /*json=*/true);
+    if (out.ok()) {
+      std::fputs(out->c_str(), stdout);
+    } else {
+      ++errors;
+      std::printf("%s\n", json::Object()
+                              .Add("line", line_number)
+                              .Add("input", line)
+                              .Add("error", std::string(out.status().message()))
+                              .Close()
+                              .c_str());
+    }
+  }
+  return errors ? 1 : 0;
+}
+
+}  // namespace
+
+int RunAnalyze(const std::vector<std::string>& argv) {
+  // "--moves a b c": every word up to the next option is a move.
+  std::vector<std::string> rest, moves;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i] != "--moves") {
+      rest.push_back(argv[i]);
+      continue;
+    }
+    while (i + 1 < argv.size() && argv[i + 1].rfind("--", 0) != 0) {
+      // Also accept one quoted argument holding several moves.
+      std::string words = argv[++i];
+      for (size_t p = 0; p < words.size();) {
+        size_t q = words.find(' ', p);
+        if (q == std::string::npos) q = words.size();
+        if (q > p) moves.push_back(words.substr(p, q - p));
+        p = q + 1;
+      }
+    }
+  }
+  absl::StatusOr<Args> args = Args::Parse(rest, {"fen"}, {"json", "chess960"});
+  if (!args.ok()) return Fail(args.status());
+  const bool chess960 = args->Has("chess960");
+  if (!args->positional().empty()) {
+    if (args->positional().size() > 1 || args->Has("fen") || !moves.empty())
+      return Fail(absl::InvalidArgumentError(
+          "batch mode takes one FILE (or - for stdin) and no --fen/--moves"));
+    return RunBatch(args->positional()[0], chess960);
+  }
+  if (!args->Has("fen"))
+    return Fail(absl::InvalidArgumentError("--fen FEN is required (or a FILE of FENs)"));
+  absl::StatusOr<std::string> out =
+      AnalyzeOne(args->Get("fen"), chess960, moves, args->Has("json"));
+  if (!out.ok()) return Fail(out.status());
+  std::fputs(out->c_str(), stdout);
+  return 0;
+}
+
+}  // namespace arbiter::cli

@@ -1,0 +1,50 @@
+// How a position stands under the FIDE Laws of Chess (2023): automatic
+// endings (5.1.1, 5.2.1, 5.2.2, 9.6.1, 9.6.2) and the draw claims open to the
+// player to move (9.2, 9.3).
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "core/rules/game.h"
+#include "core/rules/mate_ability.h"
+
+namespace arbiter {
+
+enum class GameStatus {
+  kOngoing,
+  kCheckmate,         // 5.1.1
+  kStalemate,         // 5.2.1
+  kDeadPosition,      // 5.2.2
+  kFivefold,          // 9.6.1
+  kSeventyFiveMoves,  // 9.6.2
+};
+const char* ToString(GameStatus s);   // "checkmate", "seventy_five_moves", ...
+const char* ArticleOf(GameStatus s);  // "5.1.1", ...; "" for ongoing
+
+struct DrawClaims {
+  bool threefold_now = false;         // 9.2.2: the position appeared a 3rd time
+  std::vector<Move> threefold_moves;  // 9.2.1: moves that would make it so
+  bool fifty_now = false;             // 9.3.2: 50 moves each already
+  std::vector<Move> fifty_moves;      // 9.3.1: moves that would complete them
+};
+
+struct Assessment {
+  GameStatus status = GameStatus::kOngoing;
+  MateAbility white;
+  MateAbility black;
+  // true when neither side can mate, false when one can, unset when unknown.
+  std::optional<bool> dead;
+  DrawClaims claims;  // empty once the game is over
+};
+
+// Checkmate and stalemate take precedence over the automatic draws of 9.6
+// (a mate on the 75th move stands); a dead position ends the game before a
+// repetition or move count could.
+Assessment Assess(Game& game);
+
+// Cheaper form for replaying games: only whether the game has ended.
+GameStatus AutomaticEnding(Game& game);
+
+}  // namespace arbiter

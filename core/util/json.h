@@ -1,0 +1,54 @@
+// Minimal JSON writing: enough for one-object-per-line output without a
+// dependency. Values are appended in call order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace arbiter::json {
+
+// Appends `s` as a JSON string literal (quotes included).
+void AppendString(std::string* out, std::string_view s);
+
+// Builds one JSON object: Object o; o.Add("k", 1); o.Close() -> "{...}".
+class Object {
+ public:
+  Object& Add(std::string_view key, std::string_view value);
+  Object& Add(std::string_view key, const char* value) { return Add(key, std::string_view(value)); }
+  Object& Add(std::string_view key, const std::string& value) {
+    return Add(key, std::string_view(value));
+  }
+  Object& Add(std::string_view key, int64_t value);
+  Object& Add(std::string_view key, int value) { return Add(key, int64_t(value)); }
+  Object& Add(std::string_view key, bool value);
+  Object& AddNull(std::string_view key);
+  // `raw` must already be valid JSON (a nested object or array).
+  Object& AddRaw(std::string_view key, std::string_view raw);
+  std::string Close();
+
+ private:
+  void Key(std::string_view key);
+  std::string text_ = "{";
+};
+
+// Joins already-encoded JSON values into an array.
+template <typename Range, typename Encode>
+std::string Array(const Range& items, Encode encode) {
+  std::string out = "[";
+  bool first = true;
+  for (const auto& item : items) {
+    if (!first) out += ", ";
+    first = false;
+    out += encode(item);
+  }
+  return out + "]";
+}
+
+inline std::string Quote(std::string_view s) {
+  std::string out;
+  AppendString(&out, s);
+  return out;
+}
+
+}  // namespace arbiter::json
