@@ -1,0 +1,242 @@
+// FIDE Laws (2023) endings and claims, article by article.
+#include <gtest/gtest.h>
+
+#include "core/chess/notation.h"
+#include "core/rules/assessment.h"
+#include "core/rules/ruling.h"
+
+namespace arbiter {
+namespace {
+
+Position FromFen(const std::string& fen) {
+  absl::StatusOr<Position> pos = Position::FromFen(fen);
+  EXPECT_TRUE(pos.ok()) << fen << ": " << pos.status();
+  return pos.ok() ? *pos : Position::Start();
+}
+
+// Plays space-separated UCI moves on a game.
+void Play(Game& game, const std::string& uci_moves) {
+  for (size_t p = 0; p < uci_moves.size();) {
+    size_t q = uci_moves.find(' ', p);
+    if (q == std::string::npos) q = uci_moves.size();
+    absl::StatusOr<Move> m = ParseUci(game.position(), uci_moves.substr(p, q - p));
+    ASSERT_TRUE(m.ok()) << m.status();
+    game.Play(*m);
+    p = q + 1;
+  }
+}
+
+std::vector<Move> Moves(const Position& start, const std::string& uci_moves) {
+  Game game(start);
+  std::vector<Move> out;
+  for (size_t p = 0; p < uci_moves.size();) {
+    size_t q = uci_moves.find(' ', p);
+    if (q == std::string::npos) q = uci_moves.size();
+    absl::StatusOr<Move> m = ParseUci(game.position(), uci_moves.substr(p, q - p));
+    EXPECT_TRUE(m.ok()) << m.status();
+    if (!m.ok()) break;
+    out.push_back(*m);
+    game.Play(*m);
+    p = q + 1;
+  }
+  return out;
+}
+
+GameStatus StatusOf(const std::string& fen, const std::string& moves = "") {
+  Game game(FromFen(fen));
+  Play(game, moves);
+  return Assess(game).status;
+}
+
+constexpr char kKnightShuffle[] = "b1c3 b8c6 c3b1 c6b8";
+
+TEST(Article5, CheckmateAndStalemate) {
+  EXPECT_EQ(StatusOf("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8"), GameStatus::kCheckmate);
+  EXPECT_EQ(StatusOf("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), GameStatus::kStalemate);
+  EXPECT_EQ(ArticleOf(GameStatus::kCheckmate), std::string("5.1.1"));
+  EXPECT_EQ(ArticleOf(GameStatus::kStalemate), std::string("5.2.1"));
+}
+
+TEST(Article5, DeadPositionByMaterial) {
+  EXPECT_EQ(StatusOf("8/8/8/4k3/8/8/8/4K3 w - - 0 1"), GameStatus::kDeadPosition);
+  EXPECT_EQ(StatusOf("8/8/8/4k3/8/8/8/2B1K3 w - - 0 1"), GameStatus::kDeadPosition);
+  EXPECT_EQ(StatusOf("8/8/8/4k3/8/8/8/1N2K3 b - - 0 1"), GameStatus::kDeadPosition);
+  // Same-coloured bishops (c1 and f8 are both dark): dead.
+  EXPECT_EQ(StatusOf("5b2/8/8/4k3/8/8/8/2B1K3 w - - 0 1"), GameStatus::kDeadPosition);
+  // Opposite colours: a helpmate exists, not dead.
+  EXPECT_EQ(StatusOf("2b5/8/8/4k3/8/8/8/2B1K3 w - - 0 1"), GameStatus::kOngoing);
+  // K+N+N v K can mate with help.
+  EXPECT_EQ(StatusOf("8/8/8/4k3/8/8/8/1N2KN2 w - - 0 1"), GameStatus::kOngoing);
+}
+
+TEST(Article5, PerSideMateAbility) {
+  // K+N v K+Q: no mate position with these men exists (enumerated), so the
+  // knight side cannot mate; the queen side may.
+  Game game(FromFen("8/8/8/4k3/8/8/3q4/1N2K3 w - - 0 1"));
+  Assessment a = Assess(game);
+  EXPECT_EQ(a.white.answer, CanMate::kNo);
+  EXPECT_EQ(a.white.proof, "material");
+  EXPECT_EQ(a.black.answer, CanMate::kUnknown);
+  EXPECT_FALSE(a.dead.has_value());
+  // K+N v K+R: the rook can block a flight square; the knight side may mate.
+  EXPECT_FALSE(HasInsufficientMaterial(FromFen("8/8/8/4k3/8/8/3r4/1N2K3 w - - 0 1"), kWhite));
+  // K+B v K+P: the pawn can block.
+  EXPECT_FALSE(HasInsufficientMaterial(FromFen("8/8/8/4k3/8/3p4/8/2B1K3 w - - 0 1"), kWhite));
+  // K+B v K+R: the rook always interferes.
+  EXPECT_TRUE(HasInsufficientMaterial(FromFen("8/8/8/4k3/8/8/3r4/2B1K3 w - - 0 1"), kWhite));
+}
+
+TEST(Article9, ThreefoldCountsEnPassantOnlyWhenLegal) {
+  // After ...d5 the e5 pawn is pinned on the e-file, so exd6 is illegal and
+  // the position equals the later ones without an e.p. square (9.2.3.1).
+  Game pinned(FromFen("1n2r2k/3p4/8/4P3/8/8/8/1N2K3 b - - 0 1"));
+  Play(pinned, "d7d5");
+  EXPECT_EQ(pinned.Occurrences(), 1);
+  Play(pinned, kKnightShuffle);
+  EXPECT_EQ(pinned.Occurrences(), 2);
+  Play(pinned, kKnightShuffle);
+  EXPECT_EQ(pinned.Occurrences(), 3);
+  EXPECT_TRUE(Assess(pinned).claims.threefold_now);
+
+  // Without the pin the first position had a legal e.p. capture: different.
+  Game free(FromFen("rn5k/3p4/8/4P3/8/8/8/1N2K3 b - - 0 1"));
+  Play(free, "d7d5");
+  Play(free, kKnightShuffle);
+  EXPECT_EQ(free.Occurrences(), 1);
+  Play(free, kKnightShuffle);
+  EXPECT_EQ(free.Occurrences(), 2);
+  EXPECT_FALSE(Assess(free).claims.threefold_now);
+}
+
+TEST(Article9, CastlingRightLostBreaksRepetition) {
+  // The white king walks away and back: same squares, but the right to
+  // castle is gone, so the first position does not count (9.2.3.2).
+  Game game(FromFen("r3k3/8/8/8/8/8/8/4K2R w K - 0 1"));
+  Play(game, "e1f1 a8b8 f1e1 b8a8");
+  EXPECT_EQ(game.Occurrences(), 1);
+  Play(game, "e1f1 a8b8 f1e1 b8a8");
+  EXPECT_EQ(game.Occurrences(), 2);
+}
+
+TEST(Article9, ThreefoldByWrittenMove) {
+  Game game(FromFen("1n5k/8/8/8/8/8/8/1N2K3 w - - 0 1"));
+  Play(game, std::string(kKnightShuffle) + " b1c3 b8c6 c3b1");
+  // Black to move: ...Nb8 would produce the start position a third time.
+  Assessment a = Assess(game);
+  EXPECT_FALSE(a.claims.threefold_now);
+  ASSERT_EQ(a.claims.threefold_moves.size(), 1u);
+  EXPECT_EQ(ToUci(game.position(), a.claims.threefold_moves[0]), "c6b8");
+}
+
+TEST(Article9, FiftyMoveClaims) {
+  Game now(FromFen("4k3/4p3/8/8/8/8/4P3/4K2R w - - 100 90"));
+  EXPECT_TRUE(Assess(now).claims.fifty_now);
+  Game by_move(FromFen("4k3/4p3/8/8/8/8/4P3/4K2R w - - 99 90"));
+  Assessment a = Assess(by_move);
+  EXPECT_FALSE(a.claims.fifty_now);
+  // Every move but the pawn moves completes the 50 moves (9.3.1).
+  std::vector<std::string> uci;
+  for (Move m : a.claims.fifty_moves) uci.push_back(ToUci(by_move.position(), m));
+  EXPECT_EQ(std::count(uci.begin(), uci.end(), "e2e3"), 0);
+  EXPECT_EQ(std::count(uci.begin(), uci.end(), "e2e4"), 0);
+  EXPECT_EQ(std::count(uci.begin(), uci.end(), "h1h8"), 1);
+  EXPECT_EQ(uci.size(), 13u);  // 4 king moves + 9 rook moves
+  Game early(FromFen("4k3/4p3/8/8/8/8/4P3/4K2R w - - 98 90"));
+  EXPECT_TRUE(Assess(early).claims.fifty_moves.empty());
+}
+
+TEST(Article9, FivefoldEndsTheGame) {
+  Game game(FromFen("1n5k/8/8/8/8/8/8/1N2K3 w - - 0 1"));
+  for (int i = 0; i < 3; ++i) Play(game, kKnightShuffle);
+  EXPECT_EQ(Assess(game).status, GameStatus::kOngoing);
+  Play(game, kKnightShuffle);
+  EXPECT_EQ(game.Occurrences(), 5);
+  EXPECT_EQ(Assess(game).status, GameStatus::kFivefold);
+}
+
+TEST(Article9, SeventyFiveMovesButMateStands) {
+  // The 150th ply without capture or pawn move is a mate: the mate stands.
+  EXPECT_EQ(StatusOf("6k1/5ppp/8/8/8/8/8/R5K1 w - - 149 120", "a1a8"), GameStatus::kCheckmate);
+  EXPECT_EQ(StatusOf("6k1/5ppp/8/8/8/8/8/R5K1 w - - 149 120", "a1a2"),
+            GameStatus::kSeventyFiveMoves);
+  EXPECT_EQ(StatusOf("6k1/5ppp/8/8/8/8/8/R5K1 w - - 148 120", "a1a2"), GameStatus::kOngoing);
+  // Stalemate on the 150th ply: stalemate (5.2.1) takes precedence.
+  EXPECT_EQ(StatusOf("7k/5Q2/8/6K1/8/8/8/8 w - - 149 120", "g5g6"), GameStatus::kStalemate);
+}
+
+Ruling Rule(const std::string& fen, const std::string& moves, const std::string& result,
+            const std::string& termination) {
+  Position start = FromFen(fen);
+  return RuleGame(start, Moves(start, moves), {result, termination});
+}
+
+TEST(Ruling, CheckmateAndWrongDeclaredResult) {
+  Ruling r = Rule("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", "1-0", "Normal");
+  EXPECT_EQ(r.rule, "checkmate");
+  EXPECT_EQ(r.ruling, "1-0");
+  EXPECT_EQ(r.article, "5.1.1");
+  EXPECT_EQ(r.ended_at_ply, 1);
+  EXPECT_TRUE(r.agrees);
+  r = Rule("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", "1/2-1/2", "Normal");
+  EXPECT_FALSE(r.agrees);
+}
+
+TEST(Ruling, GameRuledWhereItEnded) {
+  // White takes the last black piece: dead position after ply 1; two more
+  // plies were played after the end.
+  Ruling r = Rule("8/8/8/4k3/8/8/3n4/2B1K3 w - - 0 1", "e1d2 e5e4 d2e2", "1-0", "Time forfeit");
+  EXPECT_EQ(r.rule, "dead_position");
+  EXPECT_EQ(r.ruling, "1/2-1/2");
+  EXPECT_EQ(r.ended_at_ply, 1);
+  EXPECT_EQ(r.moves_after_end, 2);
+  EXPECT_FALSE(r.agrees);
+}
+
+TEST(Ruling, FlagFallNeedsAMatingPossibility) {
+  // Black (K+N) wins on time against K+Q? The knight cannot mate: draw.
+  Ruling r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "0-1", "Time forfeit");
+  EXPECT_EQ(r.rule, "flag_fall_cannot_mate");
+  EXPECT_EQ(r.article, "6.9");
+  EXPECT_EQ(r.ruling, "1/2-1/2");
+  EXPECT_FALSE(r.agrees);
+  ASSERT_TRUE(r.winner_side.has_value());
+  EXPECT_EQ(*r.winner_side, kBlack);
+  EXPECT_EQ(r.winner_can_mate.answer, CanMate::kNo);
+  // The queen side wins on time: the win stands (not proven impossible).
+  r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 b - - 0 1", "", "1-0", "Time forfeit");
+  EXPECT_EQ(r.rule, "flag_fall");
+  EXPECT_EQ(r.ruling, "1-0");
+  EXPECT_TRUE(r.agrees);
+  EXPECT_FALSE(r.certain);  // rests on "unknown" until a mating line is found
+  // Drawn on time: the side to move flagged; the opponent K+N v K+Q cannot mate.
+  r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "1/2-1/2", "Time forfeit");
+  EXPECT_EQ(r.rule, "flag_fall_cannot_mate");
+  EXPECT_TRUE(r.agrees);
+}
+
+TEST(Ruling, ResignationNeedsAMatingPossibility) {
+  Ruling r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "0-1", "Normal");
+  EXPECT_EQ(r.rule, "resignation_cannot_mate");
+  EXPECT_EQ(r.article, "5.1.2");
+  EXPECT_EQ(r.ruling, "1/2-1/2");
+  r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "1-0", "");
+  EXPECT_EQ(r.rule, "resignation");
+  EXPECT_EQ(r.ruling, "1-0");
+}
+
+TEST(Ruling, AgreedDrawReportsClaimGrounds) {
+  Ruling r = Rule("1n5k/8/8/8/8/8/8/1N2K3 w - - 0 1",
+                  std::string(kKnightShuffle) + " " + kKnightShuffle, "1/2-1/2", "Normal");
+  EXPECT_EQ(r.rule, "draw_agreed_or_claimed");
+  EXPECT_EQ(r.article, "5.2.3");
+  // The start position stands a third time, and Nc3 would repeat a third time.
+  EXPECT_EQ(r.claim_grounds, (std::vector<std::string>{"threefold_now", "threefold_by_move"}));
+  r = Rule("1n5k/8/8/8/8/8/8/1N2K3 w - - 0 1", "", "*", "");
+  EXPECT_EQ(r.rule, "unfinished");
+  EXPECT_EQ(r.ruling, "*");
+  EXPECT_FALSE(r.ended_at_ply.has_value());
+  EXPECT_TRUE(r.agrees);
+}
+
+}  // namespace
+}  // namespace arbiter
