@@ -9,5 +9,6 @@ namespace arbiter::cli {
 
 int RunPerft(const std::vector<std::string>& args);
 int RunAnalyze(const std::vector<std::string>& args);
+int RunVerify(const std::vector<std::string>& args);
 
 }  // namespace arbiter::cli

@@ -31,6 +31,12 @@ constexpr char kUsage[] =
     "        history for repetitions). With FILE, one FEN per line in, one JSON\n"
     "        line per position out, in input order.\n"
     "\n"
+    "  verify PATH|- [--format text|jsonl|csv] [--jobs N]\n"
+    "        Rule on every game of a PGN file (.pgn or .pgn.zst; - reads stdin):\n"
+    "        the correct result under the FIDE Laws, the rule and article that\n"
+    "        decide it, and whether the declared result agrees. One record per\n"
+    "        game in input order, then a summary. --jobs defaults to all cores.\n"
+    "\n"
     "  help, --help   Show this text.\n";
 
 }  // namespace
@@ -45,6 +51,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> rest(argv + 2, argv + argc);
   if (command == "perft") return arbiter::cli::RunPerft(rest);
   if (command == "analyze") return arbiter::cli::RunAnalyze(rest);
+  if (command == "verify") return arbiter::cli::RunVerify(rest);
   std::fprintf(stderr, "arbiter: unknown command \"%s\" (see arbiter --help)\n", command.c_str());
   return 2;
 }

@@ -1,0 +1,138 @@
+#include "core/analysis/helpmate_search.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "core/chess/movegen.h"
+
+namespace arbiter {
+namespace {
+
+int Distance(Square a, Square b) {
+  return std::max(std::abs(FileOf(a) - FileOf(b)), std::abs(RankOf(a) - RankOf(b)));
+}
+
+int EdgeDistance(Square s) {
+  return std::min({FileOf(s), 7 - FileOf(s), RankOf(s), 7 - RankOf(s)});
+}
+
+}  // namespace
+
+HelpmateSearch::HelpmateSearch(Color winner, uint64_t node_budget, size_t tt_bytes)
+    : winner_(winner), budget_(node_budget) {
+  size_t entries = std::bit_floor(std::max<size_t>(tt_bytes / sizeof(TtEntry), 1024));
+  tt_.resize(entries);
+}
+
+bool HelpmateSearch::MateInOne(Position& pos) {
+  for (Move m : MoveList(pos)) {
+    ++nodes_;
+    pos.DoMove(m);
+    bool mate = pos.in_check() && MoveList(pos).empty();
+    pos.UndoMove(m);
+    if (mate) {
+      line_.push_back(m);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Higher scores first. Toward mate: the winner checks, promotes and brings
+// pieces nearer the enemy king; the loser walks its king to the edge and
+// keeps its hands off the winner's pieces.
+int HelpmateSearch::OrderMoves(Position& pos, Move* moves, int count) {
+  const Color us = pos.side_to_move();
+  const Square their_king = pos.king_square(~us);
+  int scores[kMaxMoves];
+  for (int i = 0; i < count; ++i) {
+    Move m = moves[i];
+    int score = 0;
+    PieceType type = TypeOf(pos.piece_on(m.from()));
+    bool capture = m.kind() != Move::kCastling && !pos.empty(m.to());
+    if (us == winner_) {
+      if (m.kind() == Move::kPromotion) score += m.promotion() == kQueen ? 800 : -200;
+      if (m.kind() != Move::kCastling)
+        score += 20 * (Distance(m.from(), their_king) - Distance(m.to(), their_king));
+      pos.DoMove(m);
+      if (pos.in_check()) score += 1000;
+      pos.UndoMove(m);
+    } else {
+      if (capture) score -= 500;
+      if (type == kKing) score += 100 + 30 * (EdgeDistance(m.from()) - EdgeDistance(m.to()));
+    }
+    scores[i] = score;
+  }
+  // Insertion sort: lists are short.
+  for (int i = 1; i < count; ++i) {
+    Move m = moves[i];
+    int s = scores[i], j = i - 1;
+    for (; j >= 0 && scores[j] < s; --j) {
+      moves[j + 1] = moves[j];
+      scores[j + 1] = scores[j];
+    }
+    moves[j + 1] = m;
+    scores[j + 1] = s;
+  }
+  return count;
+}
+
+bool HelpmateSearch::Search(Position& pos, int depth, bool narrow) {
+  if (budget_exhausted()) return false;
+  ++nodes_;
+  const bool winner_to_move = pos.side_to_move() == winner_;
+  if (depth == 1) return winner_to_move && MateInOne(pos);
+  // The game ends at 75 moves without capture or pawn move (9.6.2); no
+  // zeroing move can be assumed, so stop the line there.
+  if (pos.halfmove_clock() >= 150) return false;
+
+  // Narrow and full-width results are kept apart: a narrow failure proves
+  // nothing about the full tree.
+  const uint64_t tt_key = pos.key() ^ (narrow ? 0x9E3779B97F4A7C15ULL : 0);
+  TtEntry& entry = tt_[tt_key & (tt_.size() - 1)];
+  if (entry.key == tt_key && entry.depth >= depth) return false;
+
+  Move moves[kMaxMoves];
+  int count = int(GenerateLegalMoves(pos, moves) - moves);
+  if (count == 0) return false;
+  if (narrow && !winner_to_move && !pos.in_check()) {
+    // Only king moves, if there are any.
+    Square king = pos.king_square(pos.side_to_move());
+    int kept = 0;
+    for (int i = 0; i < count; ++i)
+      if (moves[i].from() == king && moves[i].kind() != Move::kCastling) moves[kept++] = moves[i];
+    if (kept) count = kept;
+  }
+  OrderMoves(pos, moves, count);
+  for (int i = 0; i < count; ++i) {
+    pos.DoMove(moves[i]);
+    bool found = Search(pos, depth - 1, narrow);
+    pos.UndoMove(moves[i]);
+    if (found) {
+      line_.push_back(moves[i]);
+      return true;
+    }
+    if (budget_exhausted()) return false;
+  }
+  entry.key = tt_key;
+  entry.depth = int8_t(std::min(depth, 127));
+  return false;
+}
+
+bool HelpmateSearch::Find(Position& pos, int max_plies, std::vector<Move>* line) {
+  // The winner gives the last move: odd depths when it is to move.
+  const int first = pos.side_to_move() == winner_ ? 1 : 2;
+  for (bool narrow : {true, false}) {
+    for (int depth = first; depth <= max_plies; depth += 2) {
+      line_.clear();
+      if (Search(pos, depth, narrow)) {
+        line->assign(line_.rbegin(), line_.rend());
+        return true;
+      }
+      if (budget_exhausted()) return false;
+    }
+  }
+  return false;
+}
+
+}  // namespace arbiter

@@ -1,0 +1,90 @@
+#include "core/analysis/reachability.h"
+
+#include <unordered_set>
+
+#include "core/chess/movegen.h"
+#include "core/rules/mate_ability.h"
+
+namespace arbiter {
+namespace {
+
+// Exact encoding of a position's identity in 32 bytes: occupancy, then one
+// nibble per occupied square in square order, plus side, castling and e.p.
+struct Packed {
+  uint64_t occupied;
+  uint64_t nibbles[2];
+  uint32_t extra;  // side | castling << 1 | ep << 5
+  uint32_t hash;   // low bits of the Zobrist key, to speed up the table
+  bool operator==(const Packed& o) const {
+    return occupied == o.occupied && nibbles[0] == o.nibbles[0] && nibbles[1] == o.nibbles[1] &&
+           extra == o.extra;
+  }
+};
+
+struct PackedHash {
+  size_t operator()(const Packed& p) const { return p.hash; }
+};
+
+Packed Pack(const Position& pos) {
+  Packed p{pos.pieces(), {0, 0}, 0, uint32_t(pos.key())};
+  int i = 0;
+  for (Bitboard b = pos.pieces(); b; ++i) {
+    Square s = PopLsb(b);
+    p.nibbles[i / 16] |= uint64_t(pos.piece_on(s)) << (4 * (i % 16));
+  }
+  p.extra = uint32_t(pos.side_to_move()) | (uint32_t(pos.castling_rights()) << 1) |
+            (uint32_t(pos.ep_square()) << 5);
+  return p;
+}
+
+}  // namespace
+
+ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_t max_positions) {
+  ReachabilityResult result;
+  Position pos = start;
+  std::unordered_set<Packed, PackedHash> seen;
+  // Explicit DFS stack: the moves of each level and the next one to try.
+  struct Level {
+    Move moves[kMaxMoves];
+    int count = 0;
+    int next = 0;
+  };
+  std::vector<Level> stack;
+  auto enter = [&]() -> bool {
+    // Returns true when the current position must be expanded.
+    if (!seen.insert(Pack(pos)).second) return false;
+    ++result.positions;
+    if (HasInsufficientMaterial(pos, winner)) return false;
+    Level level;
+    level.count = int(GenerateLegalMoves(pos, level.moves) - level.moves);
+    if (level.count > 1) result.only_forced_moves = false;
+    if (level.count == 0) return false;  // mate (checked by the caller) or stalemate
+    stack.push_back(level);
+    return true;
+  };
+  enter();
+  while (!stack.empty()) {
+    Level& top = stack.back();
+    if (top.next == top.count) {
+      stack.pop_back();
+      if (!stack.empty()) pos.UndoMove(stack.back().moves[stack.back().next - 1]);
+      continue;
+    }
+    if (result.positions >= max_positions) {
+      result.outcome = ReachabilityResult::kBudgetExhausted;
+      return result;
+    }
+    Move m = top.moves[top.next++];
+    pos.DoMove(m);
+    if (pos.side_to_move() != winner && pos.in_check() && MoveList(pos).empty()) {
+      for (const Level& l : stack) result.line.push_back(l.moves[l.next - 1]);
+      result.outcome = ReachabilityResult::kMateFound;
+      return result;
+    }
+    if (!enter()) pos.UndoMove(m);
+  }
+  result.outcome = ReachabilityResult::kNoMate;
+  return result;
+}
+
+}  // namespace arbiter

@@ -1,0 +1,27 @@
+// Exhaustive exploration of every position reachable from a start position
+// (ignoring the move counters). When the whole reachable set is explored and
+// none is a checkmate by `winner`, that side provably cannot mate: the proof
+// behind "no" in blocked-pawn fortresses and forced lines. The set is stored
+// exactly (no hash-only identities), so a key collision cannot fake a proof.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/chess/position.h"
+
+namespace arbiter {
+
+struct ReachabilityResult {
+  enum Outcome { kMateFound, kNoMate, kBudgetExhausted } outcome = kBudgetExhausted;
+  std::vector<Move> line;         // for kMateFound: from the start to the mate
+  uint64_t positions = 0;         // distinct positions visited
+  bool only_forced_moves = true;  // every explored position had one move
+};
+
+// Explores at most `max_positions` distinct positions. Positions where
+// `winner` has insufficient material are not expanded (insufficiency is
+// permanent). Depth-first, so the mating line found is not the shortest.
+ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_t max_positions);
+
+}  // namespace arbiter

@@ -1,0 +1,33 @@
+// Sequential byte input for readers of files far larger than memory: a plain
+// file, standard input or an in-memory string, each transparently
+// decompressed when it holds zstd data.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace arbiter {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+
+  // Opens `path` for reading; "-" is standard input. Zstd data is recognised
+  // by its magic bytes (28 B5 2F FD), not by the file name, so compressed
+  // input also works through a pipe.
+  static absl::StatusOr<std::unique_ptr<ByteSource>> Open(const std::string& path);
+
+  // Serves `data` (decompressed when it starts with the zstd magic bytes; a
+  // corrupt stream is then reported by Read). Mostly for tests.
+  static std::unique_ptr<ByteSource> FromString(std::string data);
+
+  // Reads up to `n` (> 0) bytes into `buf`. Returns how many were read, 0
+  // only at the end of the input. Errors name the input and, for corrupt
+  // compressed data, the byte offset in the compressed stream.
+  virtual absl::StatusOr<size_t> Read(char* buf, size_t n) = 0;
+};
+
+}  // namespace arbiter

@@ -1,0 +1,37 @@
+// Turns a RawGame (text) into checked moves: sets up the start position from
+// the [Variant], [SetUp] and [FEN] tags, then resolves and plays every SAN
+// move, so that each move of a replayed game is known to be legal.
+//
+// Variants: none, "Standard", "Chess", "From Position" (Lichess) are standard
+// chess; "Chess960", "Chess 960", "Fischerandom" (any case) are Chess960;
+// anything else (Atomic, Crazyhouse, ...) is an "unsupported variant" error
+// rather than a misreading. A [FEN] tag is used whenever present, with or
+// without [SetUp "1"]; [SetUp "1"] without a FEN is an error.
+#pragma once
+
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/chess/position.h"
+#include "core/pgn/pgn_reader.h"
+
+namespace arbiter {
+
+struct ReplayedGame {
+  Position start = Position::Start();
+  // Position after the last move played (after the last legal one when
+  // `error` is set).
+  Position end = Position::Start();
+  std::vector<Move> moves;
+  std::vector<int> clock_centis;  // parallel to `moves`; -1 where no [%clk]
+  bool chess960 = false;
+  // OK, or the RawGame's own error, or "unsupported variant X", a bad FEN,
+  // or "game G, line L: move N. SAN: reason" for the first bad move.
+  absl::Status error;
+};
+
+// Replays `raw` into `out`, reusing its storage.
+void ReplayGame(const RawGame& raw, ReplayedGame* out);
+ReplayedGame ReplayGame(const RawGame& raw);
+
+}  // namespace arbiter

@@ -1,0 +1,142 @@
+// Streaming PGN reader: splits a byte stream into games (tags, main-line SAN
+// moves with their comments, clocks and NAGs, result). It checks only the
+// lexical structure; move legality is game_replay.h's job.
+//
+// Memory use is bounded by the longest line (at most kMaxLineBytes), not by
+// the file size, so it reads files far larger than memory and stdin.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/io/byte_source.h"
+
+namespace arbiter {
+
+struct RawMove {
+  // User-provided so that moves.emplace_back() does not zero-fill the whole
+  // struct before constructing it (value-initialisation); it shows in bulk
+  // reading.
+  RawMove() {}
+  RawMove(std::string_view san, int64_t line) : san(san), line(line) {}
+
+  std::string san;  // as written, without suffix annotations (!, ?, !?, ...)
+  int64_t line = 0;
+  int clock_centis = -1;  // from [%clk h:mm:ss(.f)] in the comment after the move
+  // Comment text after the move (several comments joined by a space). Empty
+  // when PgnReaderOptions::keep_comments is false.
+  std::string comment;
+  std::vector<int> nags;  // $n, and !/?/!!/??/!?/?! as $1..$6
+};
+
+struct RawGame {
+  int64_t index = 0;                                      // 1-based game number in the input
+  int64_t first_line = 0;                                 // line of the game's first tag or move
+  std::vector<std::pair<std::string, std::string>> tags;  // in file order
+  std::vector<RawMove> moves;                             // main line only
+  std::string result_token;  // "1-0", "0-1", "1/2-1/2", "*" or empty if missing
+  // OK, or InvalidArgument "game G, line N: reason" for a lexical error (the
+  // fields then hold what was read before it), or the I/O error that ended
+  // the input.
+  absl::Status error;
+
+  // Value of the first tag called `name`, or null.
+  const std::string* Tag(std::string_view name) const;
+};
+
+struct PgnReaderOptions {
+  // Copy comment text into RawMove::comment. Clocks are extracted either way;
+  // switching this off saves a copy per commented move.
+  bool keep_comments = true;
+};
+
+class PgnReader {
+ public:
+  // Limits beyond which input is reported as an error rather than buffered.
+  // The first three make a game's error; a line longer than kMaxLineBytes
+  // cannot be resynchronised from and ends the input like an I/O error.
+  static constexpr size_t kMaxTagBytes = 64 << 10;
+  static constexpr size_t kMaxCommentBytes = 1 << 20;
+  static constexpr size_t kMaxPlies = 10000;
+  static constexpr size_t kMaxLineBytes = 16 << 20;
+
+  explicit PgnReader(std::unique_ptr<ByteSource> source, PgnReaderOptions options = {});
+  ~PgnReader();
+  PgnReader(const PgnReader&) = delete;
+  PgnReader& operator=(const PgnReader&) = delete;
+
+  // Reads the next game into `game`, reusing its storage. Returns false at
+  // the end of the input. After a game with a lexical error, reading resumes
+  // at the next line starting with '[' that follows movetext or a blank line.
+  bool Next(RawGame* game);
+
+  // Bytes taken from the source so far (decompressed size).
+  int64_t bytes_read() const { return bytes_read_; }
+
+ private:
+  enum class Phase { kBefore, kHeader, kMovetext };
+
+  // Buffer management: the region [p_, lines_end_) always holds complete
+  // lines, so tokens, tag pairs and ';' comments never straddle a refill.
+  bool Refill();
+  bool Available() { return p_ < lines_end_ || Refill(); }
+
+  void BeginGame(RawGame* game);
+  // Records a lexical error at `line` and arranges the resynchronisation.
+  void Fail(RawGame* game, int64_t line, std::string_view reason);
+  // Called when the input stops inside `what` (a comment, a variation):
+  // records the I/O error if there was one, else a lexical error at `line`.
+  bool InputEnded(RawGame* game, int64_t line, std::string_view what);
+  void SkipToNextGame();
+  void SkipRestOfLine();
+
+  // Each returns false when the game ended in an error (recorded in it).
+  bool ReadTag(RawGame* game);
+  bool ReadComment(RawGame* game);
+  bool SkipVariation(RawGame* game);
+  bool ReadToken(RawGame* game, bool* game_over);
+  // Consumes what follows a move while it has the plain shape of most
+  // movetext (moves, move numbers, comments closed on the same line, blanks);
+  // stops before anything else, which the general loop handles. A fast path
+  // only: the general loop alone reads the same games.
+  void ScanPlainMovetext(RawGame* game);
+  void BeginMovetext(RawGame* game);
+  // Adds a move token, turning glued suffix annotations into NAGs.
+  bool AddSan(RawGame* game, std::string_view token, int64_t line);
+  bool AddMove(RawGame* game, std::string_view san, int64_t line);
+  void AttachComment(RawGame* game, std::string_view text);
+
+  std::unique_ptr<ByteSource> source_;
+  PgnReaderOptions options_;
+
+  std::unique_ptr<char[]> buf_;
+  size_t cap_ = 0;
+  char* p_ = nullptr;          // next byte to parse
+  char* lines_end_ = nullptr;  // one past the last complete line
+  char* data_end_ = nullptr;   // one past the last byte read
+  bool source_eof_ = false;
+  absl::Status io_error_;
+  int64_t bytes_read_ = 0;
+
+  int64_t line_ = 1;
+  bool at_line_start_ = true;     // only blanks so far on this line
+  bool line_is_tag_ = false;      // this line started with '['
+  bool blank_line_seen_ = false;  // since the last tag pair
+  int64_t games_ = 0;
+  bool resync_ = false;
+  bool resync_from_tag_line_ = false;
+  bool done_ = false;
+
+  Phase phase_ = Phase::kBefore;
+  std::string comment_;  // comment being read
+  // Tags of earlier games, moved out so that their strings' heap buffers are
+  // reused instead of reallocated.
+  std::vector<std::pair<std::string, std::string>> spare_tags_;
+};
+
+}  // namespace arbiter

@@ -1,0 +1,97 @@
+#include "core/rules/game_verdict.h"
+
+#include "core/chess/notation.h"
+#include "core/util/json.h"
+
+namespace arbiter {
+namespace {
+
+// Reader and replay errors say "..., line N: ..."; the line is reported as
+// its own field so that tools can point at it.
+int64_t LineFromMessage(std::string_view message) {
+  size_t at = message.find("line ");
+  if (at == std::string_view::npos) return 0;
+  int64_t line = 0;
+  for (size_t i = at + 5; i < message.size() && message[i] >= '0' && message[i] <= '9'; ++i)
+    line = line * 10 + (message[i] - '0');
+  return line;
+}
+
+}  // namespace
+
+void VerifyGame(const RawGame& raw, ReplayedGame* scratch, GameVerdict* out) {
+  *out = GameVerdict{};
+  out->game = raw.index;
+  if (const std::string* site = raw.Tag("Site")) out->site = *site;
+  if (const std::string* result = raw.Tag("Result")) out->declared = *result;
+  if (out->declared.empty()) out->declared = raw.result_token;
+  if (const std::string* t = raw.Tag("Termination")) out->termination = *t;
+  out->plies = int(raw.moves.size());
+
+  ReplayGame(raw, scratch);
+  if (!scratch->error.ok()) {
+    out->error = std::string(scratch->error.message());
+    out->error_line = LineFromMessage(out->error);
+    return;
+  }
+  Ruling ruling = RuleGame(scratch->start, scratch->moves, {out->declared, out->termination});
+  // The position where the game was ruled: replay up to the ending.
+  Position pos = scratch->start;
+  int end = ruling.ended_at_ply.value_or(int(scratch->moves.size()));
+  for (int i = 0; i < end; ++i) pos.DoMove(scratch->moves[i]);
+  out->end_fen = pos.Fen();
+  for (Move m : ruling.winner_can_mate.line) {
+    out->winner_line.push_back(ToUci(pos, m));
+    pos.DoMove(m);
+  }
+  out->ruling = std::move(ruling);
+}
+
+std::string GameVerdictJson(const GameVerdict& v) {
+  json::Object o;
+  o.Add("game", v.game).Add("site", v.site).Add("declared", v.declared);
+  o.Add("termination", v.termination);
+  if (!v.ruling) {
+    o.AddNull("ruling").AddNull("agrees").AddNull("rule").AddNull("article");
+    o.AddNull("ended_at_ply").AddNull("moves_after_end");
+    o.AddRaw("error", json::Object().Add("message", v.error).Add("line", v.error_line).Close());
+    return o.Close();
+  }
+  const Ruling& r = *v.ruling;
+  o.Add("ruling", r.ruling).Add("agrees", r.agrees).Add("certain", r.certain);
+  o.Add("rule", r.rule);
+  if (r.article.empty())
+    o.AddNull("article");
+  else
+    o.Add("article", r.article);
+  if (r.ended_at_ply)
+    o.Add("ended_at_ply", *r.ended_at_ply);
+  else
+    o.AddNull("ended_at_ply");
+  o.Add("moves_after_end", r.moves_after_end);
+  o.Add("plies", v.plies);
+  o.Add("end_fen", v.end_fen);
+  if (r.winner_side) {
+    json::Object w;
+    w.Add("side", *r.winner_side == kWhite ? "white" : "black");
+    w.Add("can_mate", ToString(r.winner_can_mate.answer));
+    if (r.winner_can_mate.proof.empty())
+      w.AddNull("proof");
+    else
+      w.Add("proof", r.winner_can_mate.proof);
+    if (r.winner_can_mate.answer == CanMate::kYes)
+      w.AddRaw("line",
+               json::Array(v.winner_line, [](const std::string& s) { return json::Quote(s); }));
+    else
+      w.AddNull("line");
+    o.AddRaw("winner", w.Close());
+  } else {
+    o.AddNull("winner");
+  }
+  o.AddRaw("claim_grounds",
+           json::Array(r.claim_grounds, [](const std::string& s) { return json::Quote(s); }));
+  o.AddNull("error");
+  return o.Close();
+}
+
+}  // namespace arbiter

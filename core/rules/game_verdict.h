@@ -1,0 +1,36 @@
+// One game record in, one verdict out: the unit of work of `arbiter verify`
+// (and of the workers). A record that cannot be read or replayed becomes a
+// verdict with an error, so that a bulk run goes on with the next game.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/pgn/game_replay.h"
+#include "core/pgn/pgn_reader.h"
+#include "core/rules/ruling.h"
+
+namespace arbiter {
+
+struct GameVerdict {
+  int64_t game = 0;  // 1-based index in the input
+  std::string site;
+  std::string declared;          // Result tag as written ("" when absent)
+  std::string termination;       // Termination tag ("" when absent)
+  int plies = 0;                 // moves in the record
+  std::optional<Ruling> ruling;  // unset when `error` is set
+  std::string end_fen;           // position where the game was ruled
+  // The mating line of `ruling->winner_can_mate`, in UCI from end_fen.
+  std::vector<std::string> winner_line;
+  std::string error;  // empty, or what is wrong
+  int64_t error_line = 0;
+};
+
+// `scratch` is reused between calls to avoid reallocations.
+void VerifyGame(const RawGame& raw, ReplayedGame* scratch, GameVerdict* out);
+
+// One JSON object (no newline) with every field of the verdict.
+std::string GameVerdictJson(const GameVerdict& v);
+
+}  // namespace arbiter
