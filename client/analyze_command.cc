@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "client/args.h"
 #include "client/commands.h"
+#include "client/search_options.h"
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/rules/assessment.h"
@@ -47,7 +48,8 @@ std::string Text(const Position& pos, const Assessment& a) {
 
 // One FEN plus moves: the moves build the history used by repetition claims.
 absl::StatusOr<std::string> AnalyzeOne(const std::string& fen, bool chess960,
-                                       const std::vector<std::string>& moves, bool json) {
+                                       const std::vector<std::string>& moves, bool json,
+                                       const MateSearchOptions& options) {
   absl::StatusOr<Position> pos = Position::FromFen(fen, chess960);
   if (!pos.ok()) return pos.status();
   Game game(*pos);
@@ -61,11 +63,11 @@ absl::StatusOr<std::string> AnalyzeOne(const std::string& fen, bool chess960,
           absl::StrCat("move ", i + 1, " (", moves[i], "): the game had already ended"));
     game.Play(*m);
   }
-  Assessment a = Assess(game);
+  Assessment a = Assess(game, options);
   return json ? AssessmentJson(game.position(), a) + "\n" : Text(game.position(), a);
 }
 
-int RunBatch(const std::string& path, bool chess960) {
+int RunBatch(const std::string& path, bool chess960, const MateSearchOptions& options) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
@@ -80,7 +82,7 @@ int RunBatch(const std::string& path, bool chess960) {
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    absl::StatusOr<std::string> out = AnalyzeOne(line, chess960, {}, /*json=*/true);
+    absl::StatusOr<std::string> out = AnalyzeOne(line, chess960, {}, /*json=*/true, options);
     if (out.ok()) {
       std::fputs(out->c_str(), stdout);
     } else {
@@ -117,19 +119,22 @@ int RunAnalyze(const std::vector<std::string>& argv) {
       }
     }
   }
-  absl::StatusOr<Args> args = Args::Parse(rest, {"fen"}, {"json", "chess960"});
+  absl::StatusOr<Args> args =
+      Args::Parse(rest, {"fen", kBudgetOption, kTableOption}, {"json", "chess960"});
   if (!args.ok()) return Fail(args.status());
+  absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, {});
+  if (!options.ok()) return Fail(options.status());
   const bool chess960 = args->Has("chess960");
   if (!args->positional().empty()) {
     if (args->positional().size() > 1 || args->Has("fen") || !moves.empty())
       return Fail(absl::InvalidArgumentError(
           "batch mode takes one FILE (or - for stdin) and no --fen/--moves"));
-    return RunBatch(args->positional()[0], chess960);
+    return RunBatch(args->positional()[0], chess960, *options);
   }
   if (!args->Has("fen"))
     return Fail(absl::InvalidArgumentError("--fen FEN is required (or a FILE of FENs)"));
   absl::StatusOr<std::string> out =
-      AnalyzeOne(args->Get("fen"), chess960, moves, args->Has("json"));
+      AnalyzeOne(args->Get("fen"), chess960, moves, args->Has("json"), *options);
   if (!out.ok()) return Fail(out.status());
   std::fputs(out->c_str(), stdout);
   return 0;

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "client/args.h"
 #include "client/commands.h"
+#include "client/search_options.h"
 #include "core/io/byte_source.h"
 #include "core/rules/game_verdict.h"
 #include "core/util/json.h"
@@ -19,6 +20,8 @@ namespace arbiter::cli {
 namespace {
 
 enum class Format { kText, kJsonl, kCsv };
+
+constexpr uint64_t kVerifyBudget = 20000;
 
 int Fail(const absl::Status& s) {
   std::fprintf(stderr, "arbiter verify: %s\n", std::string(s.message()).c_str());
@@ -116,8 +119,14 @@ struct Summary {
 }  // namespace
 
 int RunVerify(const std::vector<std::string>& argv) {
-  absl::StatusOr<Args> args = Args::Parse(argv, {"format", "jobs"}, {});
+  absl::StatusOr<Args> args =
+      Args::Parse(argv, {"format", "jobs", kBudgetOption, kTableOption}, {});
   if (!args.ok()) return Fail(args.status());
+  // Bulk runs get a smaller default budget than single-position analysis:
+  // most game ends are decided in a few hundred nodes.
+  absl::StatusOr<MateSearchOptions> options =
+      SearchOptionsFrom(*args, {.node_budget = kVerifyBudget, .table_bytes = 4 << 20});
+  if (!options.ok()) return Fail(options.status());
   if (args->positional().size() != 1)
     return Fail(absl::InvalidArgumentError("give one PGN file (.pgn or .pgn.zst), or - for stdin"));
   Format format;
@@ -153,7 +162,7 @@ int RunVerify(const std::vector<std::string>& argv) {
   OrderedParallelMap<RawGame, GameVerdict>::Run(
       {.threads = int(*jobs), .batch_size = 64, .max_batches = size_t(4 * *jobs)},
       [&](RawGame* game) { return reader.Next(game); },
-      [](RawGame& game, GameVerdict* verdict) { VerifyGame(game, &scratch, verdict); },
+      [&](RawGame& game, GameVerdict* verdict) { VerifyGame(game, *options, &scratch, verdict); },
       [&](GameVerdict& v) {
         summary.Add(v);
         std::string line = format == Format::kJsonl ? GameVerdictJson(v) + "\n"

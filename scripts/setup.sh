@@ -26,6 +26,23 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+# Node.js and the pinned JavaScript reference libraries (chessops, chess.js)
+# for tests/js_diff_test.cc. Debian's nodejs/npm only when no node exists: a
+# NodeSource node conflicts with Debian's npm package.
+if ! command -v node >/dev/null 2>&1; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  echo "setup: installing nodejs npm" >&2
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends nodejs npm
+fi
+# npm ci writes node_modules/.package-lock.json; a newer package-lock.json
+# (changed pins) means the install is stale.
+if [ ! -f tests/js/node_modules/.package-lock.json ] ||
+  [ tests/js/package-lock.json -nt tests/js/node_modules/.package-lock.json ]; then
+  npm ci --prefix tests/js --no-audit --no-fund
+fi
+
 BUILD_DIR=${BUILD_DIR:-build}
 export CCACHE_BASEDIR="$PWD"
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then

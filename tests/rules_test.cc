@@ -76,8 +76,9 @@ TEST(Article5, PerSideMateAbility) {
   Assessment a = Assess(game);
   EXPECT_EQ(a.white.answer, CanMate::kNo);
   EXPECT_EQ(a.white.proof, "material");
-  EXPECT_EQ(a.black.answer, CanMate::kUnknown);
-  EXPECT_FALSE(a.dead.has_value());
+  EXPECT_EQ(a.black.answer, CanMate::kYes);
+  EXPECT_FALSE(a.black.line.empty());
+  EXPECT_EQ(a.dead, false);
   // K+N v K+R: the rook can block a flight square; the knight side may mate.
   EXPECT_FALSE(HasInsufficientMaterial(FromFen("8/8/8/4k3/8/8/3r4/1N2K3 w - - 0 1"), kWhite));
   // K+B v K+P: the pawn can block.
@@ -207,7 +208,8 @@ TEST(Ruling, FlagFallNeedsAMatingPossibility) {
   EXPECT_EQ(r.rule, "flag_fall");
   EXPECT_EQ(r.ruling, "1-0");
   EXPECT_TRUE(r.agrees);
-  EXPECT_FALSE(r.certain);  // rests on "unknown" until a mating line is found
+  EXPECT_TRUE(r.certain);
+  EXPECT_EQ(r.winner_can_mate.answer, CanMate::kYes);
   // Drawn on time: the side to move flagged; the opponent K+N v K+Q cannot mate.
   r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "1/2-1/2", "Time forfeit");
   EXPECT_EQ(r.rule, "flag_fall_cannot_mate");

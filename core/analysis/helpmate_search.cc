@@ -16,11 +16,22 @@ int EdgeDistance(Square s) {
   return std::min({FileOf(s), 7 - FileOf(s), RankOf(s), 7 - RankOf(s)});
 }
 
+int CornerDistance(Square s) {
+  return std::max(std::min(FileOf(s), 7 - FileOf(s)), std::min(RankOf(s), 7 - RankOf(s)));
+}
+
+// In the narrow phase the winner tries only its most promising moves (checks
+// sort first), and the loser's king only walks toward a corner.
+constexpr int kNarrowWinnerMoves = 8;
+
 }  // namespace
 
 HelpmateSearch::HelpmateSearch(Color winner, uint64_t node_budget, size_t tt_bytes)
     : winner_(winner), budget_(node_budget) {
-  size_t entries = std::bit_floor(std::max<size_t>(tt_bytes / sizeof(TtEntry), 1024));
+  // No more entries than the search can fill: clearing a large table would
+  // cost more than a small search.
+  size_t entries = std::min(tt_bytes / sizeof(TtEntry), size_t(2 * node_budget));
+  entries = std::bit_floor(std::max<size_t>(entries, 1024));
   tt_.resize(entries);
 }
 
@@ -59,7 +70,9 @@ int HelpmateSearch::OrderMoves(Position& pos, Move* moves, int count) {
       pos.UndoMove(m);
     } else {
       if (capture) score -= 500;
-      if (type == kKing) score += 100 + 30 * (EdgeDistance(m.from()) - EdgeDistance(m.to()));
+      if (type == kKing)
+        score += 100 + 30 * (EdgeDistance(m.from()) - EdgeDistance(m.to())) +
+                 20 * (CornerDistance(m.from()) - CornerDistance(m.to()));
     }
     scores[i] = score;
   }
@@ -96,14 +109,17 @@ bool HelpmateSearch::Search(Position& pos, int depth, bool narrow) {
   int count = int(GenerateLegalMoves(pos, moves) - moves);
   if (count == 0) return false;
   if (narrow && !winner_to_move && !pos.in_check()) {
-    // Only king moves, if there are any.
+    // Only king moves that do not leave the corner further away, if any.
     Square king = pos.king_square(pos.side_to_move());
     int kept = 0;
     for (int i = 0; i < count; ++i)
-      if (moves[i].from() == king && moves[i].kind() != Move::kCastling) moves[kept++] = moves[i];
+      if (moves[i].from() == king && moves[i].kind() != Move::kCastling &&
+          CornerDistance(moves[i].to()) <= CornerDistance(king))
+        moves[kept++] = moves[i];
     if (kept) count = kept;
   }
   OrderMoves(pos, moves, count);
+  if (narrow && winner_to_move) count = std::min(count, kNarrowWinnerMoves);
   for (int i = 0; i < count; ++i) {
     pos.DoMove(moves[i]);
     bool found = Search(pos, depth - 1, narrow);

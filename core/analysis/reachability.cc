@@ -2,8 +2,8 @@
 
 #include <unordered_set>
 
+#include "core/analysis/material.h"
 #include "core/chess/movegen.h"
-#include "core/rules/mate_ability.h"
 
 namespace arbiter {
 namespace {

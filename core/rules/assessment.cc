@@ -1,5 +1,6 @@
 #include "core/rules/assessment.h"
 
+#include "core/analysis/reachability.h"
 #include "core/chess/movegen.h"
 
 namespace arbiter {
@@ -55,16 +56,56 @@ GameStatus Ending(Game& game, const MateAbility& white, const MateAbility& black
 
 }  // namespace
 
-GameStatus AutomaticEnding(Game& game) {
-  const Position& pos = game.position();
-  return Ending(game, AnalyzeMateAbility(pos, kWhite), AnalyzeMateAbility(pos, kBlack));
+namespace {
+
+// Pawns that can never move again unless something is captured: each is
+// blocked by a pawn and attacks no enemy piece.
+bool AllPawnsLocked(const Position& pos) {
+  const Bitboard pawns = pos.pieces(kPawn);
+  const Bitboard white = pos.pieces(kWhite, kPawn), black = pos.pieces(kBlack, kPawn);
+  if ((Shift<8>(white) & ~pawns) || (Shift<-8>(black) & ~pawns)) return false;
+  for (Bitboard b = white; b;)
+    if (PawnAttacks(kWhite, PopLsb(b)) & pos.pieces(kBlack)) return false;
+  for (Bitboard b = black; b;)
+    if (PawnAttacks(kBlack, PopLsb(b)) & pos.pieces(kWhite)) return false;
+  return true;
 }
 
-Assessment Assess(Game& game) {
+bool LooksClosed(const Position& pos) {
+  if (pos.pieces(kPawn) && AllPawnsLocked(pos)) return true;
+  return MoveList(pos).size() == 1;
+}
+
+MateAbility ClosedPositionProbe(const Position& pos, Color side, uint64_t budget) {
+  ReachabilityResult r = ExploreReachable(pos, side, budget);
+  MateAbility m;
+  if (r.outcome == ReachabilityResult::kNoMate) {
+    m.answer = CanMate::kNo;
+    m.proof = r.only_forced_moves ? "forced_line" : "exhaustive_search";
+  }
+  return m;
+}
+
+}  // namespace
+
+GameStatus AutomaticEnding(Game& game, uint64_t closed_budget) {
+  const Position& pos = game.position();
+  MateAbility white = MaterialMateAbility(pos, kWhite);
+  MateAbility black = MaterialMateAbility(pos, kBlack);
+  if (closed_budget && (white.answer != CanMate::kNo || black.answer != CanMate::kNo) &&
+      LooksClosed(pos)) {
+    if (white.answer != CanMate::kNo) white = ClosedPositionProbe(pos, kWhite, closed_budget);
+    if (white.answer == CanMate::kNo && black.answer != CanMate::kNo)
+      black = ClosedPositionProbe(pos, kBlack, closed_budget);
+  }
+  return Ending(game, white, black);
+}
+
+Assessment Assess(Game& game, const MateSearchOptions& options) {
   const Position& pos = game.position();
   Assessment a;
-  a.white = AnalyzeMateAbility(pos, kWhite);
-  a.black = AnalyzeMateAbility(pos, kBlack);
+  a.white = AnalyzeMateAbility(pos, kWhite, options);
+  a.black = AnalyzeMateAbility(pos, kBlack, options);
   a.status = Ending(game, a.white, a.black);
   if (a.status == GameStatus::kCheckmate) {
     // The side that delivered mate evidently could: an empty line.

@@ -42,9 +42,14 @@ struct Assessment {
 // Checkmate and stalemate take precedence over the automatic draws of 9.6
 // (a mate on the 75th move stands); a dead position ends the game before a
 // repetition or move count could.
-Assessment Assess(Game& game);
+// Both sides' mate ability is searched with `options`.
+Assessment Assess(Game& game, const MateSearchOptions& options = {});
 
-// Cheaper form for replaying games: only whether the game has ended.
-GameStatus AutomaticEnding(Game& game);
+// Cheaper form for replaying games, run after every move: only whether the
+// game has ended. Dead positions are found by material, and — when the
+// position looks closed (only one legal move, or every pawn locked) — by a
+// small exhaustive exploration per side (`closed_budget` positions).
+inline constexpr uint64_t kClosedPositionBudget = 4000;
+GameStatus AutomaticEnding(Game& game, uint64_t closed_budget = kClosedPositionBudget);
 
 }  // namespace arbiter

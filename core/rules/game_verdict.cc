@@ -19,7 +19,8 @@ int64_t LineFromMessage(std::string_view message) {
 
 }  // namespace
 
-void VerifyGame(const RawGame& raw, ReplayedGame* scratch, GameVerdict* out) {
+void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGame* scratch,
+                GameVerdict* out) {
   *out = GameVerdict{};
   out->game = raw.index;
   if (const std::string* site = raw.Tag("Site")) out->site = *site;
@@ -34,7 +35,8 @@ void VerifyGame(const RawGame& raw, ReplayedGame* scratch, GameVerdict* out) {
     out->error_line = LineFromMessage(out->error);
     return;
   }
-  Ruling ruling = RuleGame(scratch->start, scratch->moves, {out->declared, out->termination});
+  Ruling ruling =
+      RuleGame(scratch->start, scratch->moves, {out->declared, out->termination}, options);
   // The position where the game was ruled: replay up to the ending.
   Position pos = scratch->start;
   int end = ruling.ended_at_ply.value_or(int(scratch->moves.size()));

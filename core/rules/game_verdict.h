@@ -28,7 +28,8 @@ struct GameVerdict {
 };
 
 // `scratch` is reused between calls to avoid reallocations.
-void VerifyGame(const RawGame& raw, ReplayedGame* scratch, GameVerdict* out);
+void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGame* scratch,
+                GameVerdict* out);
 
 // One JSON object (no newline) with every field of the verdict.
 std::string GameVerdictJson(const GameVerdict& v);

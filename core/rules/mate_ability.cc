@@ -1,5 +1,11 @@
 #include "core/rules/mate_ability.h"
 
+#include <algorithm>
+
+#include "core/analysis/helpmate_search.h"
+#include "core/analysis/reachability.h"
+#include "core/chess/movegen.h"
+
 namespace arbiter {
 
 const char* ToString(CanMate c) {
@@ -14,33 +20,65 @@ const char* ToString(CanMate c) {
   return "unknown";
 }
 
-bool HasInsufficientMaterial(const Position& pos, Color side) {
-  const Bitboard ours = pos.pieces(side);
-  if (ours & pos.pieces(kPawn, kRook)) return false;
-  if (ours & pos.pieces(kQueen)) return false;
-  if (ours & pos.pieces(kKnight)) {
-    // One knight and the king; the opponent may only hold queens. Any other
-    // enemy piece (even a pawn) can block a flight square without guarding
-    // the knight's checking square.
-    return PopCount(ours) == 2 && !(pos.pieces(~side) & ~pos.pieces(kKing) & ~pos.pieces(kQueen));
-  }
-  if (ours & pos.pieces(kBishop)) {
-    // Bishops (of both sides) all on one square colour can never attack the
-    // other colour, and a king in the corner needs a blocker on it; pawns
-    // and knights could provide one.
-    Bitboard bishops = pos.pieces(kBishop);
-    bool one_colour = !(bishops & kDarkSquares) || !(bishops & ~kDarkSquares);
-    return one_colour && !pos.pieces(kPawn) && !pos.pieces(kKnight);
-  }
-  return true;  // bare king
-}
-
-MateAbility AnalyzeMateAbility(const Position& pos, Color side) {
+MateAbility MaterialMateAbility(const Position& pos, Color side) {
   MateAbility result;
   if (HasInsufficientMaterial(pos, side)) {
     result.answer = CanMate::kNo;
     result.proof = "material";
   }
+  return result;
+}
+
+namespace {
+
+// A mating line must be playable under the Laws: no automatic ending (75
+// moves, stalemate, mate of the other side) before its last move, which must
+// mate. Fivefold needs the game's history and is checked by the caller.
+bool LineIsPlayable(const Position& start, Color side, const std::vector<Move>& line) {
+  Position pos = start;
+  for (Move m : line) {
+    if (pos.halfmove_clock() >= 150 || !IsLegalMove(pos, m)) return false;
+    pos.DoMove(m);
+  }
+  return pos.side_to_move() != side && pos.in_check() && MoveList(pos).empty();
+}
+
+MateAbility FromReachability(const Position& pos, Color side, const ReachabilityResult& r) {
+  MateAbility out;
+  if (r.outcome == ReachabilityResult::kNoMate) {
+    out.answer = CanMate::kNo;
+    out.proof = r.only_forced_moves ? "forced_line" : "exhaustive_search";
+  } else if (r.outcome == ReachabilityResult::kMateFound && LineIsPlayable(pos, side, r.line)) {
+    out.answer = CanMate::kYes;
+    out.line = r.line;
+  }
+  return out;
+}
+
+}  // namespace
+
+MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearchOptions& options) {
+  MateAbility result = MaterialMateAbility(pos, side);
+  if (result.answer == CanMate::kNo) return result;
+  if (pos.side_to_move() != side && pos.in_check() && MoveList(pos).empty())
+    return MateAbility{CanMate::kYes, "", {}};  // already mated
+
+  // 1. A small exhaustive exploration settles forced lines and fortresses.
+  const uint64_t probe = std::max<uint64_t>(options.node_budget / 10, 1);
+  result = FromReachability(pos, side, ExploreReachable(pos, side, probe));
+  if (result.answer != CanMate::kUnknown) return result;
+
+  // 2. Helpmate search for a line.
+  Position work = pos;
+  HelpmateSearch search(side, options.node_budget - probe / 2, options.table_bytes);
+  std::vector<Move> line;
+  if (search.Find(work, options.max_plies, &line) && LineIsPlayable(pos, side, line))
+    return MateAbility{CanMate::kYes, "", line};
+
+  // 3. Whatever budget is left, for the exhaustive proof.
+  uint64_t used = probe / 2 + search.nodes();
+  if (used < options.node_budget)
+    result = FromReachability(pos, side, ExploreReachable(pos, side, options.node_budget - used));
   return result;
 }
 

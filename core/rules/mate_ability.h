@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/analysis/material.h"
 #include "core/chess/position.h"
 
 namespace arbiter {
@@ -23,18 +24,26 @@ struct MateAbility {
   std::vector<Move> line;
 };
 
-// True when `side` can never checkmate whatever is played, from material
-// alone. The classes (each checked by exhaustive enumeration of mate
-// positions for the 4-man cases):
-//  - a bare king;
-//  - king and one knight, when the opponent has nothing but king and queens
-//    (a queen next to the mated king would always see the knight);
-//  - king and bishops all on squares of one colour, when no pawns or knights
-//    are on the board and the opponent's bishops share that colour.
-// A rook, queen or pawn of `side` always leaves mate possible in principle.
-bool HasInsufficientMaterial(const Position& pos, Color side);
+struct MateSearchOptions {
+  // Positions searched per side before answering "unknown" (helpmate search
+  // nodes plus positions of the exhaustive exploration).
+  uint64_t node_budget = 200000;
+  // Memory of the helpmate search's transposition table.
+  size_t table_bytes = 16 << 20;
+  // Longest helpmate line tried, in plies.
+  int max_plies = 15;
+};
 
-// Per-side verdict from the methods available in this build (material).
-MateAbility AnalyzeMateAbility(const Position& pos, Color side);
+// Per side, cheapest method first: material classes; exhaustive exploration
+// of the reachable positions (a small share of the budget: forced lines and
+// blocked-pawn fortresses close quickly); helpmate search for a mating line;
+// then exhaustive exploration with what is left. Deterministic for a given
+// budget. Proofs: "material", "forced_line", "exhaustive_search".
+MateAbility AnalyzeMateAbility(const Position& pos, Color side,
+                               const MateSearchOptions& options = {});
+
+// Material only: "no" with proof "material", else "unknown". Cheap enough to
+// run after every move of every game.
+MateAbility MaterialMateAbility(const Position& pos, Color side);
 
 }  // namespace arbiter

@@ -42,7 +42,7 @@ Ruling Ended(GameStatus status, const Position& pos, int ply) {
 }  // namespace
 
 Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
-                const DeclaredOutcome& declared) {
+                const DeclaredOutcome& declared, const MateSearchOptions& options) {
   Game game(start);
   Ruling r;
   bool ended = false;
@@ -73,7 +73,7 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
     }
     if (r.winner_side) {
       const bool flag = stop == Stop::kFlagFall;
-      r.winner_can_mate = AnalyzeMateAbility(pos, *r.winner_side);
+      r.winner_can_mate = AnalyzeMateAbility(pos, *r.winner_side, options);
       r.article = flag ? "6.9" : "5.1.2";
       if (r.winner_can_mate.answer == CanMate::kNo) {
         r.ruling = kDraw;
@@ -89,7 +89,7 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
       r.rule = std::string("draw_agreed_or_claimed");
       r.article = "5.2.3";
       r.ended_at_ply = int(moves.size());
-      Assessment a = Assess(game);
+      Assessment a = Assess(game, options);
       if (a.claims.threefold_now) r.claim_grounds.push_back("threefold_now");
       if (!a.claims.threefold_moves.empty()) r.claim_grounds.push_back("threefold_by_move");
       if (a.claims.fifty_now) r.claim_grounds.push_back("fifty_now");

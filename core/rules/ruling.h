@@ -40,7 +40,8 @@ struct Ruling {
 };
 
 // `moves` must be legal from `start` (as a replayed PGN guarantees).
+// `options` bound the search for the winner's mating possibility.
 Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
-                const DeclaredOutcome& declared);
+                const DeclaredOutcome& declared, const MateSearchOptions& options = {});
 
 }  // namespace arbiter
