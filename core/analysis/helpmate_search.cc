@@ -109,13 +109,18 @@ bool HelpmateSearch::Search(Position& pos, int depth, bool narrow) {
   int count = int(GenerateLegalMoves(pos, moves) - moves);
   if (count == 0) return false;
   if (narrow && !winner_to_move && !pos.in_check()) {
-    // Only king moves that do not leave the corner further away, if any.
+    // King moves that do not leave the corner further away, and moves that
+    // bring another piece next to the king, where it can block a flight
+    // square.
     Square king = pos.king_square(pos.side_to_move());
     int kept = 0;
-    for (int i = 0; i < count; ++i)
-      if (moves[i].from() == king && moves[i].kind() != Move::kCastling &&
-          CornerDistance(moves[i].to()) <= CornerDistance(king))
-        moves[kept++] = moves[i];
+    for (int i = 0; i < count; ++i) {
+      Move m = moves[i];
+      if (m.kind() == Move::kCastling) continue;
+      bool keep = m.from() == king ? CornerDistance(m.to()) <= CornerDistance(king)
+                                   : Distance(m.to(), king) == 1 && Distance(m.from(), king) > 1;
+      if (keep) moves[kept++] = m;
+    }
     if (kept) count = kept;
   }
   OrderMoves(pos, moves, count);
