@@ -69,6 +69,20 @@ TEST(Article5, DeadPositionByMaterial) {
   EXPECT_EQ(StatusOf("8/8/8/4k3/8/8/8/1N2KN2 w - - 0 1"), GameStatus::kOngoing);
 }
 
+TEST(Article5, DeadPositionsFoundAfterEveryMove) {
+  // Game 6412 of the shared Lichess file, after 53.Rh7: black's only
+  // move is ...h4+, and every white reply is stalemate. Neither side can
+  // mate, so the game ended here (5.2.2), two plies before the stalemate.
+  Game trap(FromFen("8/5Q1R/8/6kp/8/6KP/6P1/8 b - - 4 53"));
+  EXPECT_EQ(AutomaticEnding(trap), GameStatus::kDeadPosition);
+  // The only legal move takes the last piece: bare kings (forced line).
+  Game forced(FromFen("k7/1R6/8/2K5/8/8/8/8 b - - 0 1"));
+  EXPECT_EQ(AutomaticEnding(forced), GameStatus::kDeadPosition);
+  // A locked pawn wall the kings cannot cross.
+  Game wall(FromFen("8/8/1k6/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1"));
+  EXPECT_EQ(AutomaticEnding(wall), GameStatus::kDeadPosition);
+}
+
 TEST(Article5, PerSideMateAbility) {
   // K+N v K+Q: no mate position with these men exists (enumerated), so the
   // knight side cannot mate; the queen side may.

@@ -87,4 +87,18 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
   return result;
 }
 
+bool ForcedLineDeniesMate(const Position& start, Color winner) {
+  Position pos = start;
+  // A forced line cannot repeat a position without a choice in between, so
+  // it is at most as long as the reversible window; 300 plies is ample.
+  for (int ply = 0; ply < 300; ++ply) {
+    if (HasInsufficientMaterial(pos, winner)) return true;
+    MoveList moves(pos);
+    if (moves.empty()) return !(pos.in_check() && pos.side_to_move() != winner);
+    if (moves.size() > 1) return false;
+    pos.DoMove(*moves.begin());
+  }
+  return false;
+}
+
 }  // namespace arbiter

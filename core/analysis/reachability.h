@@ -24,4 +24,10 @@ struct ReachabilityResult {
 // permanent). Depth-first, so the mating line found is not the shortest.
 ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_t max_positions);
 
+// Follows the game while each position has exactly one legal move. True when
+// that forced line ends where `winner` cannot mate (insufficient material,
+// stalemate, or `winner` mated) — a "forced_line" proof; false when a choice
+// appears or `winner` mates. Cheap enough to run after every move.
+bool ForcedLineDeniesMate(const Position& start, Color winner);
+
 }  // namespace arbiter

@@ -71,17 +71,42 @@ bool AllPawnsLocked(const Position& pos) {
   return true;
 }
 
-bool LooksClosed(const Position& pos) {
-  if (pos.pieces(kPawn) && AllPawnsLocked(pos)) return true;
-  return MoveList(pos).size() == 1;
+// A king (with pawns at most) down to one legal move: stalemate traps, where
+// every line may end in stalemate; small enough to explore.
+bool NearlyStalemated(const Position& pos) {
+  Color us = pos.side_to_move();
+  return !(pos.pieces(us) & ~pos.pieces(kKing, kPawn)) && MoveList(pos).size() == 1;
 }
 
-MateAbility ClosedPositionProbe(const Position& pos, Color side, uint64_t budget) {
-  ReachabilityResult r = ExploreReachable(pos, side, budget);
+// Pawn structure plus the number of men of each kind.
+uint64_t StructureSignature(const Position& pos) {
+  uint64_t counts = 0;
+  for (Color c : {kWhite, kBlack})
+    for (PieceType t : {kPawn, kKnight, kBishop, kRook, kQueen})
+      counts = counts * 17 + uint64_t(PopCount(pos.pieces(c, t)));
+  return pos.pieces(kPawn) ^ (counts * 0x9E3779B97F4A7C15ULL) ^ 1;
+}
+
+// A "no" for `side` from the cheap closed-position checks, or "unknown".
+MateAbility ClosedPositionProbe(Game& game, Color side, uint64_t budget) {
+  const Position& pos = game.position();
   MateAbility m;
-  if (r.outcome == ReachabilityResult::kNoMate) {
+  if (ForcedLineDeniesMate(pos, side)) {
     m.answer = CanMate::kNo;
-    m.proof = r.only_forced_moves ? "forced_line" : "exhaustive_search";
+    m.proof = "forced_line";
+  } else if (bool locked = pos.pieces(kPawn) && AllPawnsLocked(pos);
+             locked || NearlyStalemated(pos)) {
+    uint64_t signature = StructureSignature(pos);
+    if (signature == game.exhausted_probe_signature) return m;
+    // A stalemate trap is decided within a few hundred positions or not at
+    // all; fortresses behind locked pawns take more.
+    ReachabilityResult r = ExploreReachable(pos, side, locked ? budget : budget / 16);
+    if (r.outcome == ReachabilityResult::kNoMate) {
+      m.answer = CanMate::kNo;
+      m.proof = r.only_forced_moves ? "forced_line" : "exhaustive_search";
+    } else if (r.outcome == ReachabilityResult::kBudgetExhausted) {
+      game.exhausted_probe_signature = signature;
+    }
   }
   return m;
 }
@@ -92,11 +117,10 @@ GameStatus AutomaticEnding(Game& game, uint64_t closed_budget) {
   const Position& pos = game.position();
   MateAbility white = MaterialMateAbility(pos, kWhite);
   MateAbility black = MaterialMateAbility(pos, kBlack);
-  if (closed_budget && (white.answer != CanMate::kNo || black.answer != CanMate::kNo) &&
-      LooksClosed(pos)) {
-    if (white.answer != CanMate::kNo) white = ClosedPositionProbe(pos, kWhite, closed_budget);
+  if (closed_budget && (white.answer != CanMate::kNo || black.answer != CanMate::kNo)) {
+    if (white.answer != CanMate::kNo) white = ClosedPositionProbe(game, kWhite, closed_budget);
     if (white.answer == CanMate::kNo && black.answer != CanMate::kNo)
-      black = ClosedPositionProbe(pos, kBlack, closed_budget);
+      black = ClosedPositionProbe(game, kBlack, closed_budget);
   }
   return Ending(game, white, black);
 }

@@ -46,9 +46,9 @@ struct Assessment {
 Assessment Assess(Game& game, const MateSearchOptions& options = {});
 
 // Cheaper form for replaying games, run after every move: only whether the
-// game has ended. Dead positions are found by material, and — when the
-// position looks closed (only one legal move, or every pawn locked) — by a
-// small exhaustive exploration per side (`closed_budget` positions).
+// game has ended. Dead positions are found by material, by following a
+// forced line (only-moves), and — when every pawn is locked — by a small
+// exhaustive exploration per side (`closed_budget` positions).
 inline constexpr uint64_t kClosedPositionBudget = 4000;
 GameStatus AutomaticEnding(Game& game, uint64_t closed_budget = kClosedPositionBudget);
 

@@ -27,6 +27,12 @@ class Game {
   // written move). `m` must be legal.
   int OccurrencesAfter(Move m);
 
+  // Memo for the per-move dead-position probe: the pawn structure and
+  // material whose exploration last ran out of budget. The same structure
+  // with the same men is not probed again (a skipped probe can only leave a
+  // dead position undetected, never invent one).
+  uint64_t exhausted_probe_signature = 0;
+
  private:
   struct Entry {
     uint64_t key;
