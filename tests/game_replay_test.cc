@@ -15,13 +15,7 @@
 namespace arbiter {
 namespace {
 
-// Substring check without gmock (tests link GTest::gtest only).
-::testing::AssertionResult Contains(const char* text_expr, const char*, const std::string& text,
-                                    const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << text_expr << " is \"" << text.substr(0, 300) << "\", without \"" << part << "\"";
-}
+using arbiter::testing::Contains;
 
 // Reads the first game of `pgn` and replays it.
 ReplayedGame Replay(const std::string& pgn) {

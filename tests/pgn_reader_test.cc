@@ -13,17 +13,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/io/byte_source.h"
+#include "tests/test_support.h"
 
 namespace arbiter {
 namespace {
 
-// Substring check without gmock (tests link GTest::gtest only).
-::testing::AssertionResult Contains(const char* text_expr, const char*, const std::string& text,
-                                    const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << text_expr << " is \"" << text.substr(0, 300) << "\", without \"" << part << "\"";
-}
+using arbiter::testing::Contains;
 
 std::vector<RawGame> ReadAll(std::unique_ptr<ByteSource> source, PgnReaderOptions options = {}) {
   PgnReader reader(std::move(source), options);

@@ -4,15 +4,12 @@
 #include "core/chess/notation.h"
 #include "core/rules/assessment.h"
 #include "core/rules/ruling.h"
+#include "tests/test_support.h"
 
 namespace arbiter {
 namespace {
 
-Position FromFen(const std::string& fen) {
-  absl::StatusOr<Position> pos = Position::FromFen(fen);
-  EXPECT_TRUE(pos.ok()) << fen << ": " << pos.status();
-  return pos.ok() ? *pos : Position::Start();
-}
+using arbiter::testing::FromFen;
 
 // Plays space-separated UCI moves on a game.
 void Play(Game& game, const std::string& uci_moves) {

@@ -18,11 +18,7 @@
 namespace arbiter {
 namespace {
 
-Position FromFen(const std::string& fen) {
-  absl::StatusOr<Position> pos = Position::FromFen(fen);
-  EXPECT_TRUE(pos.ok()) << fen << ": " << pos.status();
-  return pos.ok() ? *pos : Position::Start();
-}
+using arbiter::testing::FromFen;
 
 // Empty when both agree, else a description of the difference.
 std::string Disagreement(const Position& pos, const std::string& san) {

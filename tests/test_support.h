@@ -1,11 +1,14 @@
 // Helpers shared by tests: locating ../shared material and external peers.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+
+#include "core/chess/position.h"
 
 namespace arbiter::testing {
 
@@ -31,6 +34,23 @@ inline std::string FindProgram(const std::string& name) {
     start = end + 1;
   }
   return {};
+}
+
+// Parses a FEN the test knows to be valid; a bad one fails the test and
+// yields the start position so that the test can go on.
+inline Position FromFen(const std::string& fen) {
+  absl::StatusOr<Position> pos = Position::FromFen(fen);
+  EXPECT_TRUE(pos.ok()) << fen << ": " << pos.status();
+  return pos.ok() ? *pos : Position::Start();
+}
+
+// Substring check without gmock (tests link GTest::gtest only); use with
+// EXPECT_PRED_FORMAT2(Contains, text, part).
+inline ::testing::AssertionResult Contains(const char* text_expr, const char*,
+                                           const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << text_expr << " is \"" << text.substr(0, 300) << "\", without \"" << part << "\"";
 }
 
 }  // namespace arbiter::testing

@@ -11,7 +11,9 @@ constexpr std::string_view kPieceLetters = "  NBRQK";
 bool IsFile(char c) { return c >= 'a' && c <= 'h'; }
 bool IsRank(char c) { return c >= '1' && c <= '8'; }
 
-PieceType PieceFromLetter(char c) {
+}  // namespace
+
+PieceType PieceFromSanLetter(char c) {
   switch (c) {
     case 'N':
       return kKnight;
@@ -28,9 +30,11 @@ PieceType PieceFromLetter(char c) {
   }
 }
 
+namespace {
+
 PieceType PromotionFromLetter(char c) {
   if (c >= 'a' && c <= 'z') c = char(c - 32);
-  PieceType t = PieceFromLetter(c);
+  PieceType t = PieceFromSanLetter(c);
   return t == kKing ? kNoPieceType : t;
 }
 
@@ -171,8 +175,8 @@ absl::StatusOr<Move> ParseSan(const Position& pos, std::string_view text) {
   if (!s.empty() && (s.back() == 'x' || s.back() == ':' || s.back() == '-')) s.remove_suffix(1);
 
   PieceType type = kPawn;
-  if (!s.empty() && PieceFromLetter(s.front()) != kNoPieceType) {
-    type = PieceFromLetter(s.front());
+  if (!s.empty() && PieceFromSanLetter(s.front()) != kNoPieceType) {
+    type = PieceFromSanLetter(s.front());
     s.remove_prefix(1);
   } else if (!s.empty() && s.front() == 'P') {
     s.remove_prefix(1);

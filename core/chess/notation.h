@@ -11,6 +11,10 @@ namespace arbiter {
 
 std::string SquareName(Square s);
 
+// SAN piece letters: 'N', 'B', 'R', 'Q', 'K' (upper case only, so that "b4"
+// stays a pawn move); kNoPieceType for anything else.
+PieceType PieceFromSanLetter(char c);
+
 // UCI: "e2e4", "e7e8q". Castling is written king-to-destination ("e1g1") in
 // standard chess and king-takes-rook ("e1h1") in Chess960, as engines do.
 std::string ToUci(const Position& pos, Move m);

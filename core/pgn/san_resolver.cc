@@ -9,23 +9,6 @@ namespace {
 bool IsFile(char c) { return c >= 'a' && c <= 'h'; }
 bool IsRank(char c) { return c >= '1' && c <= '8'; }
 
-PieceType PieceFromLetter(char c) {
-  switch (c) {
-    case 'N':
-      return kKnight;
-    case 'B':
-      return kBishop;
-    case 'R':
-      return kRook;
-    case 'Q':
-      return kQueen;
-    case 'K':
-      return kKing;
-    default:
-      return kNoPieceType;
-  }
-}
-
 // Legality of a non-king, non-castling, non-en-passant move from `from` to
 // `to` whose pseudo-legality the caller established: it must resolve a check
 // and must not leave a pin line. This mirrors the movegen rules.
@@ -69,7 +52,7 @@ Move FastResolve(const Position& pos, std::string_view s) {
 
   PieceType promo = kNoPieceType;
   if (s.size() >= 4 && s[s.size() - 2] == '=') {
-    promo = PieceFromLetter(s.back());
+    promo = PieceFromSanLetter(s.back());
     if (promo == kNoPieceType || promo == kKing) return Move::None();
     s.remove_suffix(2);
   }
@@ -112,7 +95,7 @@ Move FastResolve(const Position& pos, std::string_view s) {
   }
 
   // Piece: "Nf3", "Nbd7", "R1e2", "Qh4xe1".
-  const PieceType type = PieceFromLetter(s[0]);
+  const PieceType type = PieceFromSanLetter(s[0]);
   if (type == kNoPieceType || promo != kNoPieceType) return Move::None();
   s.remove_prefix(1);
   Bitboard from_mask = ~Bitboard{0};
