@@ -33,7 +33,9 @@ namespace {
 
 // A mating line must be playable under the Laws: no automatic ending (75
 // moves, stalemate, mate of the other side) before its last move, which must
-// mate. Fivefold needs the game's history and is checked by the caller.
+// mate. Fivefold is not checked: it would need the game's history, and a line
+// could only trip it by repeating a position that history already holds four
+// times.
 bool LineIsPlayable(const Position& start, Color side, const std::vector<Move>& line) {
   Position pos = start;
   for (Move m : line) {
