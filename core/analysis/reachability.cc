@@ -43,41 +43,46 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
   ReachabilityResult result;
   Position pos = start;
   std::unordered_set<Packed, PackedHash> seen;
-  // Explicit DFS stack: the moves of each level and the next one to try.
+  // Explicit DFS stack. The moves of all levels share one arena, so a level
+  // costs its few moves rather than a full move array: paths can be as long
+  // as the number of positions explored.
   struct Level {
-    Move moves[kMaxMoves];
-    int count = 0;
-    int next = 0;
+    uint32_t begin;  // first move in `arena`
+    uint32_t count;
+    uint32_t next;
   };
   std::vector<Level> stack;
+  std::vector<Move> arena;
   auto enter = [&]() -> bool {
     // Returns true when the current position must be expanded.
     if (!seen.insert(Pack(pos)).second) return false;
     ++result.positions;
     if (HasInsufficientMaterial(pos, winner)) return false;
-    Level level;
-    level.count = int(GenerateLegalMoves(pos, level.moves) - level.moves);
-    if (level.count > 1) result.only_forced_moves = false;
-    if (level.count == 0) return false;  // mate (checked by the caller) or stalemate
-    stack.push_back(level);
+    MoveList moves(pos);
+    if (moves.size() > 1) result.only_forced_moves = false;
+    if (moves.empty()) return false;  // mate (checked by the caller) or stalemate
+    stack.push_back({uint32_t(arena.size()), uint32_t(moves.size()), 0});
+    arena.insert(arena.end(), moves.begin(), moves.end());
     return true;
   };
+  auto current_move = [&](const Level& l) { return arena[l.begin + l.next - 1]; };
   enter();
   while (!stack.empty()) {
     Level& top = stack.back();
     if (top.next == top.count) {
+      arena.resize(top.begin);
       stack.pop_back();
-      if (!stack.empty()) pos.UndoMove(stack.back().moves[stack.back().next - 1]);
+      if (!stack.empty()) pos.UndoMove(current_move(stack.back()));
       continue;
     }
     if (result.positions >= max_positions) {
       result.outcome = ReachabilityResult::kBudgetExhausted;
       return result;
     }
-    Move m = top.moves[top.next++];
+    Move m = arena[top.begin + top.next++];
     pos.DoMove(m);
     if (pos.side_to_move() != winner && pos.in_check() && MoveList(pos).empty()) {
-      for (const Level& l : stack) result.line.push_back(l.moves[l.next - 1]);
+      for (const Level& l : stack) result.line.push_back(current_move(l));
       result.outcome = ReachabilityResult::kMateFound;
       return result;
     }
