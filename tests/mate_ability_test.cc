@@ -6,6 +6,10 @@
 
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
+#include "core/io/byte_source.h"
+#include "core/pgn/game_replay.h"
+#include "core/pgn/pgn_reader.h"
+#include "tests/test_support.h"
 
 namespace arbiter {
 namespace {
@@ -43,6 +47,10 @@ const Case kCases[] = {
     {"8/8/1k6/p1p1p1p1/P1P1P1P1/3B4/3K4/8 w - - 0 1", kWhite, CanMate::kNo, "exhaustive_search",
      "pawn wall, light bishop: it can never attack the dark pawns or help mate"},
     {"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", kWhite, CanMate::kYes, "", "back-rank mate in one"},
+    {"8/8/8/8/1k1K4/p7/B7/8 w - - 2 49", kBlack, CanMate::kYes, "",
+     "real flag fall: the bishop steps off the pawn's path, a1=Q, then mate"},
+    {"6k1/2N3p1/8/P2pPP1p/1pbP3P/6K1/8/8 w - - 0 39", kBlack, CanMate::kYes, "",
+     "real flag fall: ...b3-b2-b1=Q and mate with queen and bishop"},
     {"7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", kWhite, CanMate::kYes, "",
      "white to move mates (the side to move can still mate)"},
 };
@@ -88,6 +96,46 @@ TEST(MateAbility, LabelledSet) {
       ExpectMatingLine(*pos, c.side, m.line);
     }
   }
+}
+
+// Final positions of real "Time forfeit" games: the side with time left is
+// judged with verify's budget; every "yes" line must replay to mate and
+// every "no" must name its proof.
+TEST(MateAbility, RealTimeForfeitPositions) {
+  std::string dir = arbiter::testing::SharedDir();
+  if (dir.empty()) GTEST_SKIP() << "shared game records not found (set ARBITER_SHARED)";
+  absl::StatusOr<std::unique_ptr<ByteSource>> source =
+      ByteSource::Open(dir + "/games/lichess_jishanshaikh4_37221.pgn.zst");
+  ASSERT_TRUE(source.ok()) << source.status();
+  PgnReader reader(*std::move(source));
+  RawGame raw;
+  ReplayedGame game;
+  int judged = 0, yes = 0, no = 0, unknown = 0;
+  while (judged < 400 && reader.Next(&raw)) {
+    const std::string* termination = raw.Tag("Termination");
+    const std::string* result = raw.Tag("Result");
+    if (!termination || *termination != "Time forfeit" || !result || *result == "1/2-1/2") continue;
+    ReplayGame(raw, &game);
+    if (!game.error.ok() || MoveList(game.end).empty()) continue;
+    Color winner = *result == "1-0" ? kWhite : kBlack;
+    MateAbility m = AnalyzeMateAbility(game.end, winner, {.node_budget = 20000});
+    ++judged;
+    if (m.answer == CanMate::kYes) {
+      ++yes;
+      ExpectMatingLine(game.end, winner, m.line);
+    } else if (m.answer == CanMate::kNo) {
+      ++no;
+      EXPECT_TRUE(m.proof == "material" || m.proof == "forced_line" ||
+                  m.proof == "exhaustive_search")
+          << m.proof;
+    } else {
+      ++unknown;
+    }
+  }
+  std::cout << "time-forfeit final positions judged: " << judged << ", yes " << yes << ", no " << no
+            << ", unknown " << unknown << "\n";
+  EXPECT_EQ(judged, 400);
+  EXPECT_GT(yes, 300);  // most winners on time can mate; a regression shows here
 }
 
 TEST(MateAbility, DeterministicForABudget) {

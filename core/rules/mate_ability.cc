@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/analysis/helpmate_search.h"
+#include "core/analysis/promotion_search.h"
 #include "core/analysis/reachability.h"
 #include "core/chess/movegen.h"
 
@@ -70,15 +71,35 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   result = FromReachability(pos, side, ExploreReachable(pos, side, probe));
   if (result.answer != CanMate::kUnknown) return result;
 
-  // 2. Helpmate search for a line.
+  // 2. Helpmate search for a line, with half the budget.
   Position work = pos;
-  HelpmateSearch search(side, options.node_budget - probe / 2, options.table_bytes);
+  HelpmateSearch search(side, options.node_budget / 2, options.table_bytes);
   std::vector<Move> line;
   if (search.Find(work, options.max_plies, &line) && LineIsPlayable(pos, side, line))
     return MateAbility{CanMate::kYes, "", line};
+  uint64_t used = probe / 2 + search.nodes();
+
+  // 2b. Real endgames often need a new queen first: promote, then mate.
+  if (pos.pieces(side, kPawn) && used < options.node_budget) {
+    uint64_t nodes_left = (options.node_budget - used) / 4;
+    const uint64_t promotion_budget = nodes_left;
+    std::vector<Move> to_queen;
+    bool promoted = FindQueenPromotion(work, side, 24, &nodes_left, &to_queen);
+    used += promotion_budget - nodes_left;
+    if (promoted) {
+      Position queened = pos;
+      for (Move m : to_queen) queened.DoMove(m);
+      HelpmateSearch finish(side, (options.node_budget - used) / 2, options.table_bytes);
+      std::vector<Move> rest;
+      bool mated = finish.Find(queened, options.max_plies, &rest);
+      used += finish.nodes();
+      to_queen.insert(to_queen.end(), rest.begin(), rest.end());
+      if (mated && LineIsPlayable(pos, side, to_queen))
+        return MateAbility{CanMate::kYes, "", to_queen};
+    }
+  }
 
   // 3. Whatever budget is left, for the exhaustive proof.
-  uint64_t used = probe / 2 + search.nodes();
   if (used < options.node_budget)
     result = FromReachability(pos, side, ExploreReachable(pos, side, options.node_budget - used));
   return result;
