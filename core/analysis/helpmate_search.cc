@@ -63,10 +63,14 @@ int HelpmateSearch::OrderMoves(Position& pos, Move* moves, int count) {
     bool capture = m.kind() != Move::kCastling && !pos.empty(m.to());
     if (us == winner_) {
       if (m.kind() == Move::kPromotion) score += m.promotion() == kQueen ? 800 : -200;
+      // Mate-in-one is tried on every move at the last ply, so here a check
+      // is worth little; what counts is bringing men (the king above all)
+      // near the enemy king.
       if (m.kind() != Move::kCastling)
-        score += 20 * (Distance(m.from(), their_king) - Distance(m.to(), their_king));
+        score += (type == kKing ? 40 : 20) *
+                 (Distance(m.from(), their_king) - Distance(m.to(), their_king));
       pos.DoMove(m);
-      if (pos.in_check()) score += 1000;
+      if (pos.in_check()) score += 30;
       pos.UndoMove(m);
     } else {
       if (capture) score -= 500;
@@ -117,7 +121,11 @@ bool HelpmateSearch::Search(Position& pos, int depth, bool narrow) {
     for (int i = 0; i < count; ++i) {
       Move m = moves[i];
       if (m.kind() == Move::kCastling) continue;
-      bool keep = m.from() == king ? CornerDistance(m.to()) <= CornerDistance(king)
+      // The king heads for a corner or for the winner's king (whose help
+      // most mates need); other men come next to the king as blockers.
+      const Square helper = pos.king_square(winner_);
+      bool keep = m.from() == king ? CornerDistance(m.to()) <= CornerDistance(king) ||
+                                         Distance(m.to(), helper) < Distance(king, helper)
                                    : Distance(m.to(), king) == 1 && Distance(m.from(), king) > 1;
       if (keep) moves[kept++] = m;
     }
