@@ -17,6 +17,9 @@ struct ReachabilityResult {
   std::vector<Move> line;         // for kMateFound: from the start to the mate
   uint64_t positions = 0;         // distinct positions visited
   bool only_forced_moves = true;  // every explored position had one move
+
+  // The proof a kNoMate outcome gives for "cannot mate".
+  const char* proof() const { return only_forced_moves ? "forced_line" : "exhaustive_search"; }
 };
 
 // Explores at most `max_positions` distinct positions. Positions where

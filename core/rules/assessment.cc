@@ -43,20 +43,17 @@ const char* ArticleOf(GameStatus s) {
 
 namespace {
 
-GameStatus Ending(Game& game, const MateAbility& white, const MateAbility& black) {
+// `legal_moves` is the number of moves of the side to move.
+GameStatus Ending(Game& game, size_t legal_moves, const MateAbility& white,
+                  const MateAbility& black) {
   const Position& pos = game.position();
-  if (MoveList(pos).empty())
-    return pos.in_check() ? GameStatus::kCheckmate : GameStatus::kStalemate;
+  if (legal_moves == 0) return pos.in_check() ? GameStatus::kCheckmate : GameStatus::kStalemate;
   if (white.answer == CanMate::kNo && black.answer == CanMate::kNo)
     return GameStatus::kDeadPosition;
   if (game.Occurrences() >= 5) return GameStatus::kFivefold;
   if (pos.halfmove_clock() >= 150) return GameStatus::kSeventyFiveMoves;
   return GameStatus::kOngoing;
 }
-
-}  // namespace
-
-namespace {
 
 // Pawns that can never move again unless something is captured: each is
 // blocked by a pawn and attacks no enemy piece.
@@ -73,9 +70,9 @@ bool AllPawnsLocked(const Position& pos) {
 
 // A king (with pawns at most) down to one legal move: stalemate traps, where
 // every line may end in stalemate; small enough to explore.
-bool NearlyStalemated(const Position& pos) {
+bool NearlyStalemated(const Position& pos, size_t legal_moves) {
   Color us = pos.side_to_move();
-  return !(pos.pieces(us) & ~pos.pieces(kKing, kPawn)) && MoveList(pos).size() == 1;
+  return legal_moves == 1 && !(pos.pieces(us) & ~pos.pieces(kKing, kPawn));
 }
 
 // Pawn structure plus the number of men of each kind.
@@ -88,14 +85,16 @@ uint64_t StructureSignature(const Position& pos) {
 }
 
 // A "no" for `side` from the cheap closed-position checks, or "unknown".
-MateAbility ClosedPositionProbe(Game& game, Color side, uint64_t budget) {
+// `side` is known not to lack material, so a forced line needs an only move
+// now: with more than one move the follower would stop at once.
+MateAbility ClosedPositionProbe(Game& game, Color side, size_t legal_moves, uint64_t budget) {
   const Position& pos = game.position();
   MateAbility m;
-  if (ForcedLineDeniesMate(pos, side)) {
+  if (legal_moves == 1 && ForcedLineDeniesMate(pos, side)) {
     m.answer = CanMate::kNo;
     m.proof = "forced_line";
   } else if (bool locked = pos.pieces(kPawn) && AllPawnsLocked(pos);
-             locked || NearlyStalemated(pos)) {
+             locked || NearlyStalemated(pos, legal_moves)) {
     uint64_t signature = StructureSignature(pos);
     if (signature == game.exhausted_probe_signature) return m;
     // A stalemate trap is decided within a few hundred positions or not at
@@ -103,7 +102,7 @@ MateAbility ClosedPositionProbe(Game& game, Color side, uint64_t budget) {
     ReachabilityResult r = ExploreReachable(pos, side, locked ? budget : budget / 16);
     if (r.outcome == ReachabilityResult::kNoMate) {
       m.answer = CanMate::kNo;
-      m.proof = r.only_forced_moves ? "forced_line" : "exhaustive_search";
+      m.proof = r.proof();
     } else if (r.outcome == ReachabilityResult::kBudgetExhausted) {
       game.exhausted_probe_signature = signature;
     }
@@ -115,14 +114,19 @@ MateAbility ClosedPositionProbe(Game& game, Color side, uint64_t budget) {
 
 GameStatus AutomaticEnding(Game& game, uint64_t closed_budget) {
   const Position& pos = game.position();
+  // One move generation serves mate, stalemate and the probes; a game that
+  // has ended by mate or stalemate needs no probe.
+  const size_t legal_moves = MoveList(pos).size();
+  if (legal_moves == 0) return Ending(game, legal_moves, {}, {});
   MateAbility white = MaterialMateAbility(pos, kWhite);
   MateAbility black = MaterialMateAbility(pos, kBlack);
   if (closed_budget && (white.answer != CanMate::kNo || black.answer != CanMate::kNo)) {
-    if (white.answer != CanMate::kNo) white = ClosedPositionProbe(game, kWhite, closed_budget);
+    if (white.answer != CanMate::kNo)
+      white = ClosedPositionProbe(game, kWhite, legal_moves, closed_budget);
     if (white.answer == CanMate::kNo && black.answer != CanMate::kNo)
-      black = ClosedPositionProbe(game, kBlack, closed_budget);
+      black = ClosedPositionProbe(game, kBlack, legal_moves, closed_budget);
   }
-  return Ending(game, white, black);
+  return Ending(game, legal_moves, white, black);
 }
 
 Assessment Assess(Game& game, const MateSearchOptions& options) {
@@ -130,7 +134,7 @@ Assessment Assess(Game& game, const MateSearchOptions& options) {
   Assessment a;
   a.white = AnalyzeMateAbility(pos, kWhite, options);
   a.black = AnalyzeMateAbility(pos, kBlack, options);
-  a.status = Ending(game, a.white, a.black);
+  a.status = Ending(game, MoveList(pos).size(), a.white, a.black);
   if (a.status == GameStatus::kCheckmate) {
     // The side that delivered mate evidently could: an empty line.
     MateAbility& winner = pos.side_to_move() == kWhite ? a.black : a.white;

@@ -50,7 +50,7 @@ MateAbility FromReachability(const Position& pos, Color side, const Reachability
   MateAbility out;
   if (r.outcome == ReachabilityResult::kNoMate) {
     out.answer = CanMate::kNo;
-    out.proof = r.only_forced_moves ? "forced_line" : "exhaustive_search";
+    out.proof = r.proof();
   } else if (r.outcome == ReachabilityResult::kMateFound && LineIsPlayable(pos, side, r.line)) {
     out.answer = CanMate::kYes;
     out.line = r.line;
