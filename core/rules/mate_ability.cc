@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/analysis/guided_mate_search.h"
 #include "core/analysis/helpmate_search.h"
 #include "core/analysis/promotion_search.h"
 #include "core/analysis/reachability.h"
@@ -31,6 +32,9 @@ MateAbility MaterialMateAbility(const Position& pos, Color side) {
 }
 
 namespace {
+
+// Guided lines may be long (a king walk, then a promotion, then the mate).
+constexpr int kGuidedMaxPlies = 120;
 
 // A mating line must be playable under the Laws: no automatic ending (75
 // moves, stalemate, mate of the other side) before its last move, which must
@@ -66,18 +70,26 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   if (pos.side_to_move() != side && pos.in_check() && MoveList(pos).empty())
     return MateAbility{CanMate::kYes, "", {}};  // already mated
 
-  // 1. A small exhaustive exploration settles forced lines and fortresses.
+  // 1. A guided dive toward a mating picture answers most real positions
+  //    within a few hundred nodes.
+  Position work = pos;
+  std::vector<Move> line;
+  GuidedMateSearch guided(side, options.node_budget / 4, options.table_bytes);
+  if (guided.Find(work, kGuidedMaxPlies, &line) && LineIsPlayable(pos, side, line))
+    return MateAbility{CanMate::kYes, "", line};
+  uint64_t used = guided.nodes();
+
+  // 2. A small exhaustive exploration settles forced lines and fortresses.
   const uint64_t probe = std::max<uint64_t>(options.node_budget / 10, 1);
   result = FromReachability(pos, side, ExploreReachable(pos, side, probe));
   if (result.answer != CanMate::kUnknown) return result;
+  used += probe / 2;
 
-  // 2. Helpmate search for a line, with half the budget.
-  Position work = pos;
-  HelpmateSearch search(side, options.node_budget / 2, options.table_bytes);
-  std::vector<Move> line;
+  // 3. Exact helpmate search: the shortest line, where the dive failed.
+  HelpmateSearch search(side, options.node_budget / 4, options.table_bytes);
   if (search.Find(work, options.max_plies, &line) && LineIsPlayable(pos, side, line))
     return MateAbility{CanMate::kYes, "", line};
-  uint64_t used = probe / 2 + search.nodes();
+  used += search.nodes();
 
   // 2b. Real endgames often need a new queen first: promote, then mate.
   if (pos.pieces(side, kPawn) && used < options.node_budget) {

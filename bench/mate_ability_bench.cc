@@ -1,0 +1,141 @@
+// Measures the dead-position / flag-fall analysis on real games: positions
+// per second on one core, the share of "unknown" answers, and the slowest
+// position.
+//
+//   mate_ability_bench FILE.pgn[.zst] [--budget N] [--all] [--show-unknown]
+//   mate_ability_bench --fens FILE [--budget N]    (lines "FEN|w" or "FEN|b")
+//
+// Default: (a) the final position of every decisive "Time forfeit" game, for
+// the side that won on time (the 6.9 question). With --all: (b) every
+// position of those games, both sides (the 5.2.2 question). Games with an
+// unsupported variant or an illegal move are skipped and counted.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "core/io/byte_source.h"
+#include "core/pgn/game_replay.h"
+#include "core/pgn/pgn_reader.h"
+#include "core/rules/mate_ability.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Tally {
+  long positions = 0, yes = 0, no = 0, unknown = 0;
+  double seconds = 0, worst_seconds = 0;
+  std::string worst_fen;
+
+  void Print(const std::string& what, const arbiter::MateSearchOptions& o) const {
+    std::printf("%s: %ld analyses, budget %llu\n", what.c_str(), positions,
+                (unsigned long long)o.node_budget);
+    std::printf("yes %ld, no %ld, unknown %ld (%.3f%%)\n", yes, no, unknown,
+                positions ? 100.0 * unknown / positions : 0.0);
+    std::printf("%.0f analyses/s on one core (%.2f s); worst %.1f ms: %s\n", positions / seconds,
+                seconds, worst_seconds * 1e3, worst_fen.c_str());
+  }
+
+  void Add(const arbiter::Position& pos, arbiter::Color side, const arbiter::MateSearchOptions& o,
+           bool show_unknown) {
+    auto start = Clock::now();
+    arbiter::MateAbility m = arbiter::AnalyzeMateAbility(pos, side, o);
+    double s = std::chrono::duration<double>(Clock::now() - start).count();
+    ++positions;
+    seconds += s;
+    if (s > worst_seconds) {
+      worst_seconds = s;
+      worst_fen = pos.Fen() + (side == arbiter::kWhite ? " (white)" : " (black)");
+    }
+    if (m.answer == arbiter::CanMate::kYes) ++yes;
+    if (m.answer == arbiter::CanMate::kNo) ++no;
+    if (m.answer == arbiter::CanMate::kUnknown) {
+      ++unknown;
+      if (show_unknown)
+        std::printf("unknown: %s %s\n", pos.Fen().c_str(), side == arbiter::kWhite ? "w" : "b");
+    }
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string path, fens;
+  arbiter::MateSearchOptions options;
+  bool all = false, show_unknown = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--budget") && i + 1 < argc) {
+      options.node_budget = std::strtoull(argv[++i], nullptr, 10);
+    } else if (!std::strcmp(argv[i], "--fens") && i + 1 < argc) {
+      fens = argv[++i];
+    } else if (!std::strcmp(argv[i], "--all")) {
+      all = true;
+    } else if (!std::strcmp(argv[i], "--show-unknown")) {
+      show_unknown = true;
+    } else {
+      path = argv[i];
+    }
+  }
+  if (!fens.empty()) {
+    // Lines "FEN|w" or "FEN|b": the side whose mating ability is asked.
+    std::FILE* f = std::fopen(fens.c_str(), "r");
+    if (!f) return 1;
+    Tally tally;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, f)) {
+      std::string text(buf);
+      size_t bar = text.find('|');
+      if (bar == std::string::npos) continue;
+      auto pos = arbiter::Position::FromFen(text.substr(0, bar));
+      if (!pos.ok()) continue;
+      tally.Add(*pos, text[bar + 1] == 'w' ? arbiter::kWhite : arbiter::kBlack, options,
+                show_unknown);
+    }
+    std::fclose(f);
+    tally.Print("positions from " + fens, options);
+    return 0;
+  }
+  if (path.empty()) {
+    std::fprintf(stderr, "usage: %s FILE.pgn[.zst] [--budget N] [--all] [--show-unknown]\n",
+                 argv[0]);
+    return 2;
+  }
+  auto source = arbiter::ByteSource::Open(path);
+  if (!source.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(source.status().message()).c_str());
+    return 1;
+  }
+  arbiter::PgnReader reader(std::move(*source), {.keep_comments = false});
+  arbiter::RawGame raw;
+  arbiter::ReplayedGame game;
+  Tally tally;
+  long games = 0, skipped = 0;
+  while (reader.Next(&raw)) {
+    const std::string* termination = raw.Tag("Termination");
+    if (!termination || *termination != "Time forfeit") continue;
+    if (raw.result_token != "1-0" && raw.result_token != "0-1") continue;
+    arbiter::ReplayGame(raw, &game);
+    if (!game.error.ok()) {
+      ++skipped;
+      continue;
+    }
+    ++games;
+    const arbiter::Color winner = raw.result_token == "1-0" ? arbiter::kWhite : arbiter::kBlack;
+    if (!all) {
+      tally.Add(game.end, winner, options, show_unknown);
+      continue;
+    }
+    arbiter::Position pos = game.start;
+    for (size_t i = 0;; ++i) {
+      tally.Add(pos, arbiter::kWhite, options, show_unknown);
+      tally.Add(pos, arbiter::kBlack, options, show_unknown);
+      if (i == game.moves.size()) break;
+      pos.DoMove(game.moves[i]);
+    }
+  }
+  std::printf("games %ld (skipped %ld)\n", games, skipped);
+  tally.Print(all ? "all positions, both sides" : "final positions, winner's side", options);
+  return 0;
+}

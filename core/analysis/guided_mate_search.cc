@@ -1,0 +1,175 @@
+#include "core/analysis/guided_mate_search.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+
+#include "core/chess/bitboard.h"
+#include "core/chess/movegen.h"
+
+namespace arbiter {
+namespace {
+
+int Distance(Square a, Square b) {
+  return std::max(std::abs(FileOf(a) - FileOf(b)), std::abs(RankOf(a) - RankOf(b)));
+}
+
+constexpr Square kCorners[] = {kA1, kH1, kA8, kH8};
+
+// Whether `m` checks directly (discovered checks are not seen: this only
+// steers the search).
+bool GivesDirectCheck(const Position& pos, Move m) {
+  const Color us = pos.side_to_move();
+  const Bitboard king = pos.pieces(~us, kKing);
+  const Bitboard occupied = (pos.pieces() ^ SquareBB(m.from())) | SquareBB(m.to());
+  PieceType type = TypeOf(pos.piece_on(m.from()));
+  if (m.kind() == Move::kPromotion) type = m.promotion();
+  if (m.kind() == Move::kCastling) return false;
+  if (type == kPawn) return PawnAttacks(us, m.to()) & king;
+  return Attacks(type, m.to(), occupied) & king;
+}
+
+// Credit is spent in whole moves; beyond this the search is hopeless anyway.
+constexpr int kMaxCredit = 48;
+
+}  // namespace
+
+GuidedMateSearch::GuidedMateSearch(Color winner, uint64_t node_budget, size_t tt_bytes)
+    : winner_(winner), budget_(node_budget) {
+  size_t entries = std::min(tt_bytes / sizeof(TtEntry), size_t(2 * node_budget));
+  tt_.resize(std::bit_floor(std::max<size_t>(entries, 1024)));
+}
+
+// The mating picture: the loser's king in a corner. A lone bishop (or
+// bishops of one colour) can only mate in a corner of its colour. Corners
+// are tried nearest first.
+std::vector<Square> GuidedMateSearch::CandidateCorners(const Position& pos) {
+  const Square king = pos.king_square(~winner_);
+  minor_only_ = !pos.pieces(winner_, kQueen, kRook) && !pos.pieces(winner_, kPawn);
+  Bitboard allowed = ~Bitboard{0};
+  const Bitboard bishops = pos.pieces(winner_, kBishop);
+  if (minor_only_ && !pos.pieces(winner_, kKnight) && bishops) {
+    if (!(bishops & ~kDarkSquares)) allowed = kDarkSquares;
+    if (!(bishops & kDarkSquares)) allowed = ~kDarkSquares;
+  }
+  loser_needs_men_ = minor_only_ && !pos.pieces(~winner_, kQueen, kRook) &&
+                     !pos.pieces(~winner_, kBishop, kKnight);
+  std::vector<Square> corners;
+  for (Square corner : kCorners)
+    if (allowed & SquareBB(corner)) corners.push_back(corner);
+  std::stable_sort(corners.begin(), corners.end(),
+                   [&](Square a, Square b) { return Distance(king, a) < Distance(king, b); });
+  return corners;
+}
+
+int GuidedMateSearch::MoveCost(const Position& pos, Move m) const {
+  const PieceType type = TypeOf(pos.piece_on(m.from()));
+  const bool capture =
+      m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && !pos.empty(m.to()));
+  const int from = Distance(m.from(), corner_), to = Distance(m.to(), corner_);
+  if (pos.side_to_move() == winner_) {
+    if (m.kind() == Move::kPromotion)
+      return m.promotion() == kQueen ? 0 : m.promotion() == kKnight ? 1 : 2;
+    // Captures simplify toward a bare king, except that a lone minor piece
+    // needs the loser's men as blockers.
+    if (capture) return minor_only_ ? 1 : 0;
+    if (type == kPawn) return 0;
+    if (m.kind() == Move::kCastling) return 1;
+    // The king stops two squares from the corner, where it takes the flight
+    // squares; a knight may come all the way.
+    if (type == kKing) return to < from && to >= 2 ? 0 : to > from ? 2 : 1;
+    if (type == kKnight) return to < from && to >= 1 ? 0 : 1;
+    return 1;
+  }
+  // The loser checking or capturing only delays the mate.
+  if (capture) return 2;
+  if (GivesDirectCheck(pos, m)) return 2;
+  if (type == kKing) return to < from ? 0 : to > from ? 2 : 1;
+  // Blockers: the loser's own men beside the cornered king.
+  // (A lone minor piece may need a blocker that only a promotion gives.)
+  if (type == kPawn) return loser_needs_men_ && m.kind() != Move::kPromotion ? 0 : 1;
+  return to < from && to <= 2 ? 0 : 1;
+}
+
+bool GuidedMateSearch::MateInOne(Position& pos) {
+  for (Move m : MoveList(pos)) {
+    ++nodes_;
+    pos.DoMove(m);
+    bool mate = pos.in_check() && MoveList(pos).empty();
+    pos.UndoMove(m);
+    if (mate) {
+      line_.push_back(m);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_progress) {
+  if (nodes_ >= budget_) return false;
+  ++nodes_;
+  const bool winner_to_move = pos.side_to_move() == winner_;
+  if (winner_to_move && MateInOne(pos)) return true;
+  // A non-mating move here needs two more plies to end in mate; and the
+  // game ends at 75 moves without capture or pawn move (9.6.2).
+  if (ply + 2 >= max_plies_ || pos.halfmove_clock() >= 149) return false;
+
+  TtEntry& entry = tt_[pos.key() & (tt_.size() - 1)];
+  if (entry.key == pos.key() && entry.credit >= credit) return false;
+
+  Move moves[kMaxMoves];
+  int costs[kMaxMoves];
+  const int count = int(GenerateLegalMoves(pos, moves) - moves);
+  // A reply to a move that made progress is one cheaper: the mover made its
+  // contribution, and the other side may need any move to keep pace (a
+  // tempo move, or giving up a man to a pawn that must pass).
+  bool progress[kMaxMoves];
+  for (int i = 0; i < count; ++i) {
+    const int cost = MoveCost(pos, moves[i]);
+    progress[i] = cost == 0;
+    costs[i] = std::max(0, cost - (after_progress ? 1 : 0));
+  }
+  for (int cost = 0; cost <= std::min(credit, 2); ++cost) {
+    for (int i = 0; i < count; ++i) {
+      if (costs[i] != cost) continue;
+      pos.DoMove(moves[i]);
+      bool found = Search(pos, credit - cost, ply + 1, progress[i]);
+      pos.UndoMove(moves[i]);
+      if (found) {
+        line_.push_back(moves[i]);
+        return true;
+      }
+      if (nodes_ >= budget_) return false;
+    }
+  }
+  entry.key = pos.key();
+  entry.credit = int16_t(credit);
+  return false;
+}
+
+bool GuidedMateSearch::Find(Position& pos, int max_plies, std::vector<Move>* line) {
+  max_plies_ = max_plies;
+  const uint64_t total = budget_;
+  const std::vector<Square> corners = CandidateCorners(pos);
+  for (size_t i = 0; i < corners.size(); ++i) {
+    // The nearest corner gets half the budget, the others share the rest.
+    corner_ = corners[i];
+    const uint64_t left = total - nodes_;
+    budget_ = nodes_ + (i + 1 == corners.size() ? left
+                        : i == 0                ? left / 2
+                                                : left / (corners.size() - i));
+    std::fill(tt_.begin(), tt_.end(), TtEntry{});
+    for (int credit = 0; credit <= kMaxCredit && nodes_ < budget_; ++credit) {
+      line_.clear();
+      if (Search(pos, credit, 0, false)) {
+        line->assign(line_.rbegin(), line_.rend());
+        budget_ = total;
+        return true;
+      }
+    }
+  }
+  budget_ = total;
+  return false;
+}
+
+}  // namespace arbiter
