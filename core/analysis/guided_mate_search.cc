@@ -29,6 +29,8 @@ bool GivesDirectCheck(const Position& pos, Move m) {
   return Attacks(type, m.to(), occupied) & king;
 }
 
+constexpr size_t kFirstTtEntries = 1024;
+
 // Credit is spent in whole moves; beyond this the search is hopeless anyway.
 constexpr int kMaxCredit = 48;
 
@@ -37,7 +39,8 @@ constexpr int kMaxCredit = 48;
 GuidedMateSearch::GuidedMateSearch(Color winner, uint64_t node_budget, size_t tt_bytes)
     : winner_(winner), budget_(node_budget) {
   size_t entries = std::min(tt_bytes / sizeof(TtEntry), size_t(2 * node_budget));
-  tt_.resize(std::bit_floor(std::max<size_t>(entries, 1024)));
+  max_tt_entries_ = std::bit_floor(std::max<size_t>(entries, kFirstTtEntries));
+  tt_.resize(kFirstTtEntries);
 }
 
 // The mating picture: the loser's king in a corner. A lone bishop (or
@@ -114,8 +117,13 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
   // game ends at 75 moves without capture or pawn move (9.6.2).
   if (ply + 2 >= max_plies_ || pos.halfmove_clock() >= 149) return false;
 
-  TtEntry& entry = tt_[pos.key() & (tt_.size() - 1)];
-  if (entry.key == pos.key() && entry.credit >= credit) return false;
+  // Most positions are settled in a few hundred nodes: the table starts
+  // small (cheap to clear) and grows, emptied, as the search outgrows it.
+  if (nodes_ > tt_.size() / 2 && tt_.size() < max_tt_entries_) {
+    tt_.assign(tt_.size() * 4 > max_tt_entries_ ? max_tt_entries_ : tt_.size() * 4, TtEntry{});
+  }
+  const TtEntry& seen = tt_[pos.key() & (tt_.size() - 1)];
+  if (seen.key == pos.key() && seen.credit >= credit) return false;
 
   Move moves[kMaxMoves];
   int costs[kMaxMoves];
@@ -142,6 +150,8 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
       if (nodes_ >= budget_) return false;
     }
   }
+  // Looked up again: the table may have grown during the search below.
+  TtEntry& entry = tt_[pos.key() & (tt_.size() - 1)];
   entry.key = pos.key();
   entry.credit = int16_t(credit);
   return false;

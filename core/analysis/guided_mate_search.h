@@ -50,6 +50,7 @@ class GuidedMateSearch {
   bool minor_only_ = false;       // the winner has no queen, rook or pawn
   bool loser_needs_men_ = false;  // ... and the loser has only pawns to block with
   std::vector<TtEntry> tt_;
+  size_t max_tt_entries_ = 0;
   std::vector<Move> line_;  // built in reverse while unwinding
 };
 

@@ -34,6 +34,11 @@ constexpr Bitboard Shift(Bitboard b) {
   if constexpr (kDelta == 7) return (b & ~kFileA) << 7;
   if constexpr (kDelta == -7) return (b & ~FileBB(7)) >> 7;
   if constexpr (kDelta == -9) return (b & ~kFileA) >> 9;
+  if constexpr (kDelta == 1) return (b & ~FileBB(7)) << 1;
+  if constexpr (kDelta == -1) return (b & ~kFileA) >> 1;
+  static_assert(kDelta == 8 || kDelta == -8 || kDelta == 16 || kDelta == -16 || kDelta == 9 ||
+                    kDelta == 7 || kDelta == -7 || kDelta == -9 || kDelta == 1 || kDelta == -1,
+                "unsupported shift");
   return 0;
 }
 

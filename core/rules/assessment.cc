@@ -1,5 +1,6 @@
 #include "core/rules/assessment.h"
 
+#include "core/analysis/fortress.h"
 #include "core/analysis/reachability.h"
 #include "core/chess/movegen.h"
 
@@ -58,9 +59,8 @@ GameStatus Ending(Game& game, size_t legal_moves, const MateAbility& white,
 // Pawns that can never move again unless something is captured: each is
 // blocked by a pawn and attacks no enemy piece.
 bool AllPawnsLocked(const Position& pos) {
-  const Bitboard pawns = pos.pieces(kPawn);
+  if (!AllPawnsBlocked(pos)) return false;
   const Bitboard white = pos.pieces(kWhite, kPawn), black = pos.pieces(kBlack, kPawn);
-  if ((Shift<8>(white) & ~pawns) || (Shift<-8>(black) & ~pawns)) return false;
   for (Bitboard b = white; b;)
     if (PawnAttacks(kWhite, PopLsb(b)) & pos.pieces(kBlack)) return false;
   for (Bitboard b = black; b;)
@@ -95,6 +95,11 @@ MateAbility ClosedPositionProbe(Game& game, Color side, size_t legal_moves, uint
     m.proof = "forced_line";
   } else if (bool locked = pos.pieces(kPawn) && AllPawnsLocked(pos);
              locked || NearlyStalemated(pos, legal_moves)) {
+    if (locked && FortressDeniesMate(pos, side)) {
+      m.answer = CanMate::kNo;
+      m.proof = "fortress";
+      return m;
+    }
     uint64_t signature = StructureSignature(pos);
     if (signature == game.exhausted_probe_signature) return m;
     // A stalemate trap is decided within a few hundred positions or not at

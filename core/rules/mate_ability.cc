@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/analysis/fortress.h"
 #include "core/analysis/guided_mate_search.h"
 #include "core/analysis/helpmate_search.h"
 #include "core/analysis/promotion_search.h"
@@ -70,7 +71,10 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   if (pos.side_to_move() != side && pos.in_check() && MoveList(pos).empty())
     return MateAbility{CanMate::kYes, "", {}};  // already mated
 
-  // 1. A guided dive toward a mating picture answers most real positions
+  // 1. The blocked-pawn fortress: a static proof, no search.
+  if (FortressDeniesMate(pos, side)) return MateAbility{CanMate::kNo, "fortress", {}};
+
+  // 2. A guided dive toward a mating picture answers most real positions
   //    within a few hundred nodes.
   Position work = pos;
   std::vector<Move> line;
@@ -79,19 +83,19 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     return MateAbility{CanMate::kYes, "", line};
   uint64_t used = guided.nodes();
 
-  // 2. A small exhaustive exploration settles forced lines and fortresses.
+  // 3. A small exhaustive exploration settles forced lines and fortresses.
   const uint64_t probe = std::max<uint64_t>(options.node_budget / 10, 1);
   result = FromReachability(pos, side, ExploreReachable(pos, side, probe));
   if (result.answer != CanMate::kUnknown) return result;
   used += probe / 2;
 
-  // 3. Exact helpmate search: the shortest line, where the dive failed.
+  // 4. Exact helpmate search: the shortest line, where the dive failed.
   HelpmateSearch search(side, options.node_budget / 4, options.table_bytes);
   if (search.Find(work, options.max_plies, &line) && LineIsPlayable(pos, side, line))
     return MateAbility{CanMate::kYes, "", line};
   used += search.nodes();
 
-  // 2b. Real endgames often need a new queen first: promote, then mate.
+  // 5. Real endgames often need a new queen first: promote, then mate.
   if (pos.pieces(side, kPawn) && used < options.node_budget) {
     uint64_t nodes_left = (options.node_budget - used) / 4;
     const uint64_t promotion_budget = nodes_left;
@@ -101,9 +105,9 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     if (promoted) {
       Position queened = pos;
       for (Move m : to_queen) queened.DoMove(m);
-      HelpmateSearch finish(side, (options.node_budget - used) / 2, options.table_bytes);
+      GuidedMateSearch finish(side, (options.node_budget - used) / 2, options.table_bytes);
       std::vector<Move> rest;
-      bool mated = finish.Find(queened, options.max_plies, &rest);
+      bool mated = finish.Find(queened, kGuidedMaxPlies, &rest);
       used += finish.nodes();
       to_queen.insert(to_queen.end(), rest.begin(), rest.end());
       if (mated && LineIsPlayable(pos, side, to_queen))
@@ -111,7 +115,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     }
   }
 
-  // 3. Whatever budget is left, for the exhaustive proof.
+  // 6. Whatever budget is left, for the exhaustive proof.
   if (used < options.node_budget)
     result = FromReachability(pos, side, ExploreReachable(pos, side, options.node_budget - used));
   return result;
