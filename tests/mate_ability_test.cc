@@ -14,6 +14,8 @@
 namespace arbiter {
 namespace {
 
+using testing::FromFen;
+
 struct Case {
   const char* fen;
   Color side;
@@ -170,10 +172,24 @@ TEST(MateAbility, TinyBudgetSaysUnknownNotNo) {
 TEST(MateAbility, MateAfterTheSeventyFiveMoveLimitDoesNotCount) {
   // Mate needs more plies than the 75-move rule leaves: the line found must
   // not cross it (9.6.2), so no "yes" may come with a line that does.
-  absl::StatusOr<Position> pos = Position::FromFen("8/8/8/4k3/8/8/8/1N2KN2 w - - 149 200");
-  ASSERT_TRUE(pos.ok());
-  MateAbility m = AnalyzeMateAbility(*pos, kWhite);
-  EXPECT_NE(m.answer, CanMate::kYes);
+  // K+N+N v K at clock 147: three plies left, no capture or pawn move
+  // possible, no mate inside them: the rule decides "no" and says so.
+  MateAbility m = AnalyzeMateAbility(FromFen("8/8/8/4k3/8/8/8/1N2KN2 w - - 147 200"), kWhite);
+  EXPECT_EQ(m.answer, CanMate::kNo);
+  EXPECT_EQ(m.proof, "seventy_five_move_rule");
+  // The same men far from the limit: not decided by the rule.
+  EXPECT_NE(AnalyzeMateAbility(FromFen("8/8/8/4k3/8/8/8/1N2KN2 w - - 0 200"), kWhite).proof,
+            "seventy_five_move_rule");
+  // K+Q v K, mate in two plies with one ply to spare.
+  Position qk = FromFen("7k/8/5K2/8/8/8/8/6Q1 w - - 147 200");
+  m = AnalyzeMateAbility(qk, kWhite);
+  ASSERT_EQ(m.answer, CanMate::kYes);
+  ExpectMatingLine(qk, kWhite, m.line);
+  EXPECT_LE(m.line.size(), 3u);
+  // A capture inside the horizon restarts the clock: the rule alone cannot
+  // decide, and the answer comes from the other methods.
+  m = AnalyzeMateAbility(FromFen("7k/8/5K2/8/8/8/6r1/6Q1 w - - 148 200"), kWhite);
+  EXPECT_NE(m.proof, "seventy_five_move_rule");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "core/analysis/fortress.h"
 #include "core/analysis/guided_mate_search.h"
 #include "core/analysis/helpmate_search.h"
+#include "core/analysis/move_limit_search.h"
 #include "core/analysis/promotion_search.h"
 #include "core/analysis/reachability.h"
 #include "core/chess/movegen.h"
@@ -70,6 +71,13 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   if (result.answer == CanMate::kNo) return result;
   if (pos.side_to_move() != side && pos.in_check() && MoveList(pos).empty())
     return MateAbility{CanMate::kYes, "", {}};  // already mated
+
+  // 0. Near the 75-move limit every line to the automatic draw is searched:
+  //    the rule itself may decide (9.6.2 ends the game before any mate).
+  MoveLimitResult limit = SearchBeforeMoveLimit(pos, side, options.node_budget / 4);
+  if (limit.outcome == MoveLimitResult::kMate) return MateAbility{CanMate::kYes, "", limit.line};
+  if (limit.outcome == MoveLimitResult::kNoMateBeforeLimit)
+    return MateAbility{CanMate::kNo, "seventy_five_move_rule", {}};
 
   // 1. The blocked-pawn fortress: a static proof, no search.
   if (FortressDeniesMate(pos, side)) return MateAbility{CanMate::kNo, "fortress", {}};

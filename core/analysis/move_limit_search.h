@@ -1,0 +1,29 @@
+// The 75-move rule (9.6.2) as a proof. When the halfmove clock is close to
+// 150, the game ends automatically within a few plies unless a pawn moves or
+// something is captured. Searching every line up to that point decides the
+// question outright: a mate inside the horizon is a "yes"; no mate and no
+// possible zeroing move is a "no" that the move-count rule decided.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/chess/position.h"
+
+namespace arbiter {
+
+struct MoveLimitResult {
+  // kOpen: some line can make a capture or pawn move (the clock restarts), or
+  // the node budget ran out; the rule alone does not decide.
+  enum Outcome { kMate, kNoMateBeforeLimit, kOpen } outcome = kOpen;
+  std::vector<Move> line;  // kMate: from the position to the mate
+};
+
+// Plies left before the automatic draw, where the search is worth trying.
+inline constexpr int kMoveLimitHorizonPlies = 6;
+
+// Searches every line until the clock reaches 150 (only when at most
+// kMoveLimitHorizonPlies remain).
+MoveLimitResult SearchBeforeMoveLimit(const Position& pos, Color winner, uint64_t node_budget);
+
+}  // namespace arbiter
