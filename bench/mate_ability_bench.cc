@@ -2,7 +2,7 @@
 // per second on one core, the share of "unknown" answers, and the slowest
 // position.
 //
-//   mate_ability_bench FILE.pgn[.zst] [--budget N] [--all] [--show-unknown]
+//   mate_ability_bench FILE.pgn[.zst] [--budget N] [--all] [--show-unknown] [--max-games N]
 //   mate_ability_bench --fens FILE [--budget N]    (lines "FEN|w" or "FEN|b")
 //
 // Default: (a) the final position of every decisive "Time forfeit" game, for
@@ -65,11 +65,14 @@ int main(int argc, char** argv) {
   std::string path, fens;
   arbiter::MateSearchOptions options;
   bool all = false, show_unknown = false;
+  long max_games = -1;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--budget") && i + 1 < argc) {
       options.node_budget = std::strtoull(argv[++i], nullptr, 10);
     } else if (!std::strcmp(argv[i], "--fens") && i + 1 < argc) {
       fens = argv[++i];
+    } else if (!std::strcmp(argv[i], "--max-games") && i + 1 < argc) {
+      max_games = std::strtol(argv[++i], nullptr, 10);
     } else if (!std::strcmp(argv[i], "--all")) {
       all = true;
     } else if (!std::strcmp(argv[i], "--show-unknown")) {
@@ -98,7 +101,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (path.empty()) {
-    std::fprintf(stderr, "usage: %s FILE.pgn[.zst] [--budget N] [--all] [--show-unknown]\n",
+    std::fprintf(stderr, "usage: %s FILE.pgn[.zst] [--budget N] [--all] [--show-unknown] [--max-games N]\n",
                  argv[0]);
     return 2;
   }
@@ -112,7 +115,7 @@ int main(int argc, char** argv) {
   arbiter::ReplayedGame game;
   Tally tally;
   long games = 0, skipped = 0;
-  while (reader.Next(&raw)) {
+  while ((max_games < 0 || games < max_games) && reader.Next(&raw)) {
     const std::string* termination = raw.Tag("Termination");
     if (!termination || *termination != "Time forfeit") continue;
     if (raw.result_token != "1-0" && raw.result_token != "0-1") continue;

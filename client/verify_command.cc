@@ -21,7 +21,6 @@ namespace {
 
 enum class Format { kText, kJsonl, kCsv };
 
-constexpr uint64_t kVerifyBudget = 20000;
 
 int Fail(const absl::Status& s) {
   std::fprintf(stderr, "arbiter verify: %s\n", std::string(s.message()).c_str());
@@ -122,10 +121,10 @@ int RunVerify(const std::vector<std::string>& argv) {
   absl::StatusOr<Args> args =
       Args::Parse(argv, {"format", "jobs", kBudgetOption, kTableOption}, {});
   if (!args.ok()) return Fail(args.status());
-  // Bulk runs get a smaller default budget than single-position analysis:
-  // most game ends are decided in a few hundred nodes.
-  absl::StatusOr<MateSearchOptions> options =
-      SearchOptionsFrom(*args, {.node_budget = kVerifyBudget, .table_bytes = 4 << 20});
+  // The same budget as single-position analysis (a ruling must not depend
+  // on how it was asked); most game ends are decided in a few hundred nodes
+  // and the table grows only as a search needs it.
+  absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, MateSearchOptions{});
   if (!options.ok()) return Fail(options.status());
   if (args->positional().size() != 1)
     return Fail(absl::InvalidArgumentError("give one PGN file (.pgn or .pgn.zst), or - for stdin"));
