@@ -45,7 +45,10 @@ struct Search {
 
 MoveLimitResult SearchBeforeMoveLimit(const Position& pos, Color winner, uint64_t node_budget) {
   MoveLimitResult result;
-  if (150 - pos.halfmove_clock() > kMoveLimitHorizonPlies) return result;
+  // At 150 the game has already ended by 9.6.2: that is the ruling, not a
+  // statement about mating.
+  const int plies_left = 150 - pos.halfmove_clock();
+  if (plies_left <= 0 || plies_left > kMoveLimitHorizonPlies) return result;
   Position work = pos;
   Search search{winner, node_budget, false, {}};
   if (search.Run(work)) {
