@@ -29,7 +29,31 @@ bool GivesDirectCheck(const Position& pos, Move m) {
   return Attacks(type, m.to(), occupied) & king;
 }
 
+// Men of the side to move whose departure may uncover a check by a slider.
+Bitboard DiscoveredCheckCandidates(const Position& pos) {
+  const Color us = pos.side_to_move();
+  const Square king = pos.king_square(~us);
+  Bitboard snipers = (BishopAttacks(king, 0) & pos.pieces(us, kBishop, kQueen)) |
+                     (RookAttacks(king, 0) & pos.pieces(us, kRook, kQueen));
+  Bitboard candidates = 0;
+  while (snipers) {
+    const Bitboard between = BetweenBB(PopLsb(snipers), king) & pos.pieces();
+    if (between && !MoreThanOne(between) && (between & pos.pieces(us))) candidates |= between;
+  }
+  return candidates;
+}
+
+// A cheap filter before playing a move to test it for mate: false only when
+// the move certainly gives no check.
+bool MayGiveCheck(const Position& pos, Move m, Bitboard discoverers) {
+  return m.kind() == Move::kCastling || m.kind() == Move::kEnPassant ||
+         (discoverers & SquareBB(m.from())) || GivesDirectCheck(pos, m);
+}
+
 constexpr size_t kFirstTtEntries = 1024;
+
+// Replies to a progress move that cost nothing (see Search).
+constexpr int kDiscountedReplies = 2;
 
 // Credit is spent in whole moves; beyond this the search is hopeless anyway.
 constexpr int kMaxCredit = 48;
@@ -94,14 +118,16 @@ int GuidedMateSearch::MoveCost(const Position& pos, Move m) const {
   return to < from && to <= 2 ? 0 : 1;
 }
 
-bool GuidedMateSearch::MateInOne(Position& pos) {
-  for (Move m : MoveList(pos)) {
+bool GuidedMateSearch::MateInOne(Position& pos, const Move* moves, int count) {
+  const Bitboard discoverers = DiscoveredCheckCandidates(pos);
+  for (int i = 0; i < count; ++i) {
+    if (!MayGiveCheck(pos, moves[i], discoverers)) continue;
     ++nodes_;
-    pos.DoMove(m);
+    pos.DoMove(moves[i]);
     bool mate = pos.in_check() && MoveList(pos).empty();
-    pos.UndoMove(m);
+    pos.UndoMove(moves[i]);
     if (mate) {
-      line_.push_back(m);
+      line_.push_back(moves[i]);
       return true;
     }
   }
@@ -112,7 +138,9 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
   if (nodes_ >= budget_) return false;
   ++nodes_;
   const bool winner_to_move = pos.side_to_move() == winner_;
-  if (winner_to_move && MateInOne(pos)) return true;
+  Move moves[kMaxMoves];
+  const int count = int(GenerateLegalMoves(pos, moves) - moves);
+  if (winner_to_move && MateInOne(pos, moves, count)) return true;
   // A non-mating move here needs two more plies to end in mate; and the
   // game ends at 75 moves without capture or pawn move (9.6.2).
   if (ply + 2 >= max_plies_ || pos.halfmove_clock() >= 149) return false;
@@ -125,17 +153,26 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
   const TtEntry& seen = tt_[pos.key() & (tt_.size() - 1)];
   if (seen.key == pos.key() && seen.credit >= credit) return false;
 
-  Move moves[kMaxMoves];
   int costs[kMaxMoves];
-  const int count = int(GenerateLegalMoves(pos, moves) - moves);
-  // A reply to a move that made progress is one cheaper: the mover made its
-  // contribution, and the other side may need any move to keep pace (a
-  // tempo move, or giving up a man to a pawn that must pass).
+  // A reply to a move that made progress may be one cheaper: the mover made
+  // its contribution, and the other side may need a move to keep pace (a
+  // tempo move, or giving up a man to a pawn that must pass). Only a few
+  // replies get the discount (king moves first, then pawn moves), or every
+  // free reply of a many-piece side would multiply the free tree.
   bool progress[kMaxMoves];
+  int discounts_left = after_progress ? kDiscountedReplies : 0;
   for (int i = 0; i < count; ++i) {
-    const int cost = MoveCost(pos, moves[i]);
-    progress[i] = cost == 0;
-    costs[i] = std::max(0, cost - (after_progress ? 1 : 0));
+    costs[i] = MoveCost(pos, moves[i]);
+    progress[i] = costs[i] == 0;
+  }
+  for (PieceType first : {kKing, kPawn, kNoPieceType}) {
+    for (int i = 0; i < count && discounts_left > 0; ++i) {
+      const PieceType type = TypeOf(pos.piece_on(moves[i].from()));
+      if (costs[i] != 1 || (first != kNoPieceType && type != first)) continue;
+      if (first == kNoPieceType && (type == kKing || type == kPawn)) continue;
+      costs[i] = 0;
+      --discounts_left;
+    }
   }
   for (int cost = 0; cost <= std::min(credit, 2); ++cost) {
     for (int i = 0; i < count; ++i) {

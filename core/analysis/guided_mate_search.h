@@ -38,7 +38,7 @@ class GuidedMateSearch {
   };
 
   bool Search(Position& pos, int credit, int ply, bool after_progress);
-  bool MateInOne(Position& pos);
+  bool MateInOne(Position& pos, const Move* moves, int count);
   int MoveCost(const Position& pos, Move m) const;
   std::vector<Square> CandidateCorners(const Position& pos);
 
