@@ -39,7 +39,8 @@ class GuidedMateSearch {
 
   bool Search(Position& pos, int credit, int ply, bool after_progress);
   bool MateInOne(Position& pos, const Move* moves, int count);
-  int MoveCost(const Position& pos, Move m) const;
+  struct CheckSquares;
+  int MoveCost(const Position& pos, const CheckSquares& checks, Move m) const;
   std::vector<Square> CandidateCorners(const Position& pos);
 
   Color winner_;
