@@ -1,0 +1,1025 @@
+#include "core/tablebase/retrograde.h"
+
+#include <algorithm>
+#include <cassert>
+#include <climits>
+#include <thread>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "core/chess/bitboard.h"
+#include "core/chess/movegen.h"
+
+namespace arbiter::tablebase {
+namespace {
+
+// Per-slot codes of RetrogradeTable::code_.
+constexpr uint8_t kIllegalCode = 0;
+constexpr uint8_t kDrawCode = 1;
+constexpr uint8_t kLossCode = 2;   // + d, d in 0..100
+constexpr uint8_t kWinCode = 102;  // + d, d in 1..100
+constexpr uint8_t kCursedWinCode = 203;
+constexpr uint8_t kBlessedLossCode = 204;
+
+constexpr PieceType kPromotions[4] = {kQueen, kRook, kBishop, kKnight};
+
+// DTZ of a move that zeroes the clock, seen from the mover, given the value
+// of the position it leads to for the opponent (Syzygy's WdlToDtz).
+int ZeroingDtz(Wdl after_for_opponent) {
+  switch (after_for_opponent) {
+    case Wdl::kLoss:
+      return 1;
+    case Wdl::kBlessedLoss:
+      return 101;
+    case Wdl::kDraw:
+      return 0;
+    case Wdl::kCursedWin:
+      return -101;
+    case Wdl::kWin:
+      return -1;
+  }
+  return 0;
+}
+
+Wdl WdlOfDtz(int dtz) {
+  if (dtz > 100) return Wdl::kCursedWin;
+  if (dtz > 0) return Wdl::kWin;
+  if (dtz == 0) return Wdl::kDraw;
+  return dtz >= -100 ? Wdl::kLoss : Wdl::kBlessedLoss;
+}
+
+// Orders DTZ values by what the side to move prefers: the quickest win,
+// then a draw, then the slowest loss. Cursed wins (> 100) sort below real
+// wins and blessed losses (< -100) above real losses by the same rule.
+int Preference(int dtz) {
+  if (dtz > 0) return (1 << 20) - dtz;
+  if (dtz < 0) return -(1 << 20) - dtz;
+  return 0;
+}
+
+constexpr int kNoValue = INT_MIN;
+int Better(int a, int b) {
+  if (a == kNoValue) return b;
+  if (b == kNoValue) return a;
+  return Preference(a) >= Preference(b) ? a : b;
+}
+
+}  // namespace
+
+const char* WdlName(Wdl wdl) {
+  switch (wdl) {
+    case Wdl::kLoss:
+      return "loss";
+    case Wdl::kBlessedLoss:
+      return "blessed-loss";
+    case Wdl::kDraw:
+      return "draw";
+    case Wdl::kCursedWin:
+      return "cursed-win";
+    case Wdl::kWin:
+      return "win";
+  }
+  return "?";
+}
+
+absl::StatusOr<std::string> CanonicalSignature(std::string_view signature) {
+  absl::StatusOr<Material> m = ParseMaterial(signature);
+  if (!m.ok()) return m.status();
+  return Canonical(*m).Name();
+}
+
+std::string SignatureOf(const Position& pos) { return Canonical(MaterialOf(pos)).Name(); }
+
+// ---------------------------------------------------------------------------
+// Generation.
+//
+// A table is solved one slice at a time (one placement of the pawns; the
+// whole table when pawnless). Moves inside a slice never zero the clock;
+// every zeroing move (capture, pawn move, promotion) leaves the slice for a
+// position whose value is already final: a sub-table, or a slice with more
+// advanced pawns (solved earlier, as every pawn move advances a pawn).
+//
+// Inside a slice the 50-move rule turns WDL into a distance game. Each
+// position gets the DTZ the mover can force (Preference order), from:
+//   - zeroing moves: ZeroingDtz of the value reached (+1, +101, 0, -101, -1);
+//   - checkmate: the mated side has DTZ 0 and the mating move counts +1;
+//   - other moves: the successor's DTZ q continues to -(q + sign(q)).
+// This is solved exactly by the classic retrograde sweep with per-position
+// counters of unresolved moves, processing distances in increasing order
+// (buckets): a position is won in d as soon as a successor lost in d - 1 is
+// found; it is lost when its last move is refuted, in max(exit, d + 1).
+// Why distances give the 50-move classes: "the winner can force mate or a
+// winning zeroing move within 100 plies" is a reachability game, and the
+// minimax distance is exactly the shortest horizon the winner can force,
+// so the position wins iff DTZ <= 100. Exits into cursed wins enter at 101
+// (100 + plies, as in Syzygy), so any real win <= 100 beats them, and any
+// finite DTZ means a win once the 50-move rule is ignored (WdlOfDtz).
+//
+// Cooperative mate reachability is plain backward reachability over the
+// same moves, seeded by checkmates and by zeroing moves into positions from
+// which the colour can mate.
+//
+// Pawnless tables fold the 8 board symmetries, so a slot stands for a class
+// of positions. Two moves of one position can then reach the same slot: the
+// counters count distinct successor slots and un-moves decrement each
+// distinct predecessor slot once, which keeps the counting exact.
+// ---------------------------------------------------------------------------
+namespace internal {
+
+class TableBuilder {
+ public:
+  using Fetch =
+      std::function<absl::StatusOr<std::shared_ptr<const RetrogradeTable>>(const Material&)>;
+
+  TableBuilder(RetrogradeTable& table, Fetch fetch)
+      : t_(table), layout_(table.layout_), fetch_(std::move(fetch)) {}
+
+  absl::Status Build();
+
+ private:
+  // Working state of one slot during a slice.
+  struct Work {
+    int16_t val;    // > 0 win in val, < 0 loss in -val, 0 unknown
+    uint8_t count;  // distinct successor slots not yet known to be won
+    uint8_t flags;
+  };
+  enum : uint8_t {
+    kLegal = 1,
+    kDone = 2,
+    kCannotLose = 4,   // a zeroing move draws or better
+    kExitLoss101 = 8,  // the loser's best zeroing move reaches a cursed win
+    kMated = 16,
+  };
+  // Legality and mate reachability also live in bitmaps: the reachability
+  // searches touch nothing else, so they fit in cache and can run on a
+  // second thread while the WDL sweep works on work_.
+  static bool Test(const std::vector<uint64_t>& bits, uint32_t r) {
+    return (bits[r >> 6] >> (r & 63)) & 1;
+  }
+  static void Set(std::vector<uint64_t>& bits, uint32_t r) {
+    bits[r >> 6] |= uint64_t{1} << (r & 63);
+  }
+  static void Clear(std::vector<uint64_t>& bits, uint32_t r) {
+    bits[r >> 6] &= ~(uint64_t{1} << (r & 63));
+  }
+  // Slices this large are split between two threads.
+  static constexpr uint32_t kThreadedSlice = 1u << 16;
+
+  // What the forward pass of one thread queues: the first sweep levels
+  // (0 checkmates, 1 and 101 zeroing results) and reachability seeds.
+  struct Queues {
+    std::vector<uint32_t> level0, level1, level101;
+    std::vector<uint32_t> seeds[2];
+  };
+
+  struct Board {
+    Square sq[kMaxMen] = {};  // all kMaxMen set, so copies need no length
+    Color stm = kWhite;
+    Bitboard occ = 0;
+    Bitboard side[2] = {};
+  };
+  struct Mv {
+    int man;
+    Square from, to;
+    int captured;     // man index or -1
+    PieceType promo;  // kNoPieceType unless a promotion
+    bool double_push;
+  };
+  // Where a zeroing move lands: the table, whether colours swap, and which
+  // of our men fills each of its slots.
+  struct Exit {
+    const RetrogradeTable* table = nullptr;
+    bool flip = false;
+    int men = 0;
+    std::array<int8_t, kMaxMen> src{};
+  };
+  struct Result {
+    Wdl wdl;                    // for the side to move after the move
+    std::array<bool, 2> reach;  // [Color], our orientation
+  };
+
+  absl::Status PrepareExits();
+  const Exit& ExitFor(int captured, int promoter, PieceType promo) const {
+    int ti = 0;
+    while (promoter >= 0 && kPromotions[ti] != promo) ++ti;
+    return exits_[captured + 1][promoter + 1][ti];
+  }
+
+  void BuildSlice(uint64_t base, const Square* pawn_sq);
+  bool DecodeInSlice(uint32_t r, Board& b) const;
+  void ForwardRange(uint32_t begin, uint32_t end, Queues& q);
+  void Forward(uint32_t r, const Board& b, Queues& q);
+  void Sweep();
+  void Reach(Color c);
+  void Store(uint64_t base);
+
+  Bitboard Attacks(int man, Square s, Bitboard occ) const {
+    PieceType t = layout_.type(man);
+    return t == kPawn ? PawnAttacks(layout_.color(man), s) : arbiter::Attacks(t, s, occ);
+  }
+  bool Attacked(const Board& b, Square target, Color by, Bitboard occ, int ignore) const;
+  bool InCheck(const Board& b) const {
+    return Attacked(b, b.sq[b.stm == kWhite ? 0 : 1], ~b.stm, b.occ, -1);
+  }
+  int ManAt(const Board& b, Square s) const {
+    for (int i = 0; i < layout_.men(); ++i)
+      if (b.sq[i] == s) return i;
+    return -1;
+  }
+  // Calls f(const Mv&) for every legal move until f returns false.
+  template <class F>
+  bool ForEachMove(const Board& b, F&& f) const;
+  // Calls f(man, from, pred_slot_in_slice) for every move that could have
+  // led here without zeroing; `dup` tells whether slots may repeat.
+  template <class F>
+  void ForEachUnmove(uint32_t r, const Board& b, bool* dup, F&& f) const;
+
+  Result Lookup(const Exit& e, const Square* sq, Color stm) const;
+  Result Zeroing(const Board& b, const Mv& m) const;
+
+  RetrogradeTable& t_;
+  const Layout& layout_;
+  Fetch fetch_;
+  // [captured + 1][promoter + 1][promotion index]
+  Exit exits_[kMaxMen + 1][kMaxMen + 1][4];
+
+  uint64_t base_ = 0;  // first slot of the slice being solved
+  Square pawn_sq_[kMaxMen] = {};
+  std::vector<Work> work_;
+  std::vector<std::vector<uint32_t>> buckets_;
+  std::vector<uint64_t> legal_;
+  // [Color]: that colour can mate from here; during Reach inverted to
+  // "legal and not reached yet", so that a search step probes one bitmap.
+  std::vector<uint64_t> reach_[2];
+  std::vector<uint32_t> seeds_[2];
+};
+
+absl::Status TableBuilder::PrepareExits() {
+  const int n = layout_.men();
+  for (int c = -1; c < n; ++c) {
+    if (c >= 0 && layout_.type(c) == kKing) continue;
+    for (int p = -1; p < n; ++p) {
+      if (p >= 0 && (layout_.type(p) != kPawn || (c >= 0 && layout_.color(c) == layout_.color(p))))
+        continue;
+      if (c < 0 && p < 0) continue;  // a plain pawn push stays in this table
+      for (int ti = 0; ti < (p >= 0 ? 4 : 1); ++ti) {
+        // Men after the move, in our slot order without the captured one.
+        Material after;
+        std::vector<std::pair<Color, PieceType>> men;
+        std::vector<int> index;
+        for (int j = 0; j < n; ++j) {
+          if (j == c) continue;
+          PieceType type = j == p ? kPromotions[ti] : layout_.type(j);
+          men.push_back({layout_.color(j), type});
+          index.push_back(j);
+          ++after.count[layout_.color(j)][type];
+        }
+        const Material canonical = Canonical(after);
+        absl::StatusOr<std::shared_ptr<const RetrogradeTable>> sub = fetch_(canonical);
+        if (!sub.ok()) return sub.status();
+        if (std::find(t_.subtables_.begin(), t_.subtables_.end(), *sub) == t_.subtables_.end())
+          t_.subtables_.push_back(*sub);
+        Exit& e = exits_[c + 1][p + 1][ti];
+        e.table = sub->get();
+        e.flip = !(after == canonical);
+        const Layout& target = e.table->layout_;
+        e.men = target.men();
+        std::vector<bool> used(men.size(), false);
+        for (int k = 0; k < target.men(); ++k) {
+          for (size_t j = 0; j < men.size(); ++j) {
+            Color color = e.flip ? ~men[j].first : men[j].first;
+            if (!used[j] && color == target.color(k) && men[j].second == target.type(k)) {
+              used[j] = true;
+              e.src[k] = int8_t(index[j]);
+              break;
+            }
+          }
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+bool TableBuilder::Attacked(const Board& b, Square target, Color by, Bitboard occ,
+                            int ignore) const {
+  for (int j = 0; j < layout_.men(); ++j) {
+    if (j == ignore || layout_.color(j) != by) continue;
+    if (Attacks(j, b.sq[j], occ) & SquareBB(target)) return true;
+  }
+  return false;
+}
+
+template <class F>
+bool TableBuilder::ForEachMove(const Board& b, F&& f) const {
+  const Color us = b.stm, them = ~us;
+  const Square ksq = b.sq[us == kWhite ? 0 : 1];
+  // Squares the enemy covers with our king lifted, so that sliders see
+  // through it: the king may go nowhere in there.
+  Bitboard danger = 0, sliders = 0;
+  const Bitboard occ_no_king = b.occ ^ SquareBB(ksq);
+  for (int j = 0; j < layout_.men(); ++j) {
+    if (layout_.color(j) != them) continue;
+    danger |= Attacks(j, b.sq[j], occ_no_king);
+    PieceType t = layout_.type(j);
+    if (t == kBishop || t == kRook || t == kQueen) sliders |= SquareBB(b.sq[j]);
+  }
+  const bool in_check = danger & SquareBB(ksq);
+  const int forward = us == kWhite ? 8 : -8;
+
+  for (int i = 0; i < layout_.men(); ++i) {
+    if (layout_.color(i) != us) continue;
+    const Square from = b.sq[i];
+    const PieceType type = layout_.type(i);
+    if (type == kKing) {
+      for (Bitboard to_set = KingAttacks(from) & ~b.side[us] & ~danger; to_set;) {
+        Square to = PopLsb(to_set);
+        if (!f(Mv{i, from, to, ManAt(b, to), kNoPieceType, false})) return false;
+      }
+      continue;
+    }
+    // Only a man on a line from our king to an enemy slider can be pinned.
+    const bool verify = in_check || (LineBB(ksq, from) & sliders);
+    auto legal = [&](Square to, int captured) {
+      if (!verify) return true;
+      const Bitboard occ = (b.occ ^ SquareBB(from)) | SquareBB(to);
+      Board after = b;
+      after.sq[i] = to;
+      return !Attacked(after, ksq, them, occ, captured);
+    };
+    if (type != kPawn) {
+      for (Bitboard to_set = Attacks(i, from, b.occ) & ~b.side[us]; to_set;) {
+        Square to = PopLsb(to_set);
+        int captured = ManAt(b, to);
+        if (legal(to, captured) && !f(Mv{i, from, to, captured, kNoPieceType, false})) return false;
+      }
+      continue;
+    }
+    auto emit = [&](Square to, int captured, bool double_push) {
+      if (!legal(to, captured)) return true;
+      if (RelativeRank(us, to) == 7) {
+        for (PieceType promo : kPromotions)
+          if (!f(Mv{i, from, to, captured, promo, false})) return false;
+        return true;
+      }
+      return f(Mv{i, from, to, captured, kNoPieceType, double_push});
+    };
+    const Square one = Square(from + forward);
+    if (!(b.occ & SquareBB(one))) {
+      if (!emit(one, -1, false)) return false;
+      const Square two = Square(one + forward);
+      if (RelativeRank(us, from) == 1 && !(b.occ & SquareBB(two)) && !emit(two, -1, true))
+        return false;
+    }
+    for (Bitboard to_set = PawnAttacks(us, from) & b.side[them]; to_set;) {
+      Square to = PopLsb(to_set);
+      if (!emit(to, ManAt(b, to), false)) return false;
+    }
+  }
+  return true;
+}
+
+template <class F>
+void TableBuilder::ForEachUnmove(uint32_t r, const Board& b, bool* dup, F&& f) const {
+  const Color mover = ~b.stm;
+  // In pawnless tables a move of White's king, or any move while it stands
+  // on the diagonal, can change the symmetry that files the position.
+  const bool pawnless = !layout_.has_pawns();
+  const bool diagonal = pawnless && Layout::OnDiagonal(b.sq[0]);
+  // With the king on the diagonal the canonical slot is the smaller of the
+  // plain and the reflected one; other men's moves shift both by a stride.
+  const int64_t transposed = diagonal ? int64_t(layout_.TransposedSlot(b.sq, b.stm) ^ 1) : 0;
+  *dup = diagonal;
+  for (int j = 0; j < layout_.first_pawn(); ++j) {
+    if (layout_.color(j) != mover) continue;
+    const Square to = b.sq[j];
+    for (Bitboard from_set = Attacks(j, to, b.occ) & ~b.occ; from_set;) {
+      const Square from = PopLsb(from_set);
+      uint32_t p;
+      if (pawnless && j == 0) {
+        Square sq[kMaxMen];
+        for (int k = 0; k < kMaxMen; ++k) sq[k] = b.sq[k];
+        sq[j] = from;
+        p = uint32_t(layout_.Index(sq, mover));
+        *dup = true;
+      } else {
+        const int64_t stride = int64_t(layout_.stride(j));
+        p = uint32_t(int64_t(r ^ 1) + (int64_t(from) - int64_t(to)) * stride);
+        if (diagonal) {
+          const int64_t shift = int64_t(Layout::Transpose(from)) - int64_t(Layout::Transpose(to));
+          p = std::min(p, uint32_t(transposed + shift * stride));
+        }
+      }
+      f(j, from, p);
+    }
+  }
+}
+
+TableBuilder::Result TableBuilder::Lookup(const Exit& e, const Square* sq, Color stm) const {
+  Square t[kMaxMen];
+  for (int k = 0; k < e.men; ++k) t[k] = e.flip ? Flip(sq[e.src[k]]) : sq[e.src[k]];
+  const uint64_t slot = e.table->layout_.Index(t, e.flip ? ~stm : stm);
+  Result res;
+  res.wdl = e.table->WdlAt(slot);
+  for (Color c : {kWhite, kBlack}) res.reach[c] = e.table->ReachAt(slot, e.flip ? ~c : c);
+  return res;
+}
+
+TableBuilder::Result TableBuilder::Zeroing(const Board& b, const Mv& m) const {
+  Square sq[kMaxMen];
+  for (int k = 0; k < kMaxMen; ++k) sq[k] = b.sq[k];
+  sq[m.man] = m.to;
+  const Color them = ~b.stm;
+  if (m.captured >= 0 || m.promo != kNoPieceType)
+    return Lookup(ExitFor(m.captured, m.promo != kNoPieceType ? m.man : -1, m.promo), sq, them);
+
+  // A pawn push: the position after it is in this table, in a slice
+  // solved before this one.
+  const uint64_t slot = layout_.Index(sq, them);
+  Result res{t_.WdlAt(slot), {t_.ReachAt(slot, kWhite), t_.ReachAt(slot, kBlack)}};
+  if (!m.double_push) return res;
+
+  // After a double push the opponent may capture en passant. The stored
+  // value is for the position without that right; the real one adds the
+  // e.p. captures to the moves available (Syzygy's convention). When the
+  // capture is the only legal move, the stored value (a stalemate or a
+  // checkmate) must not be counted.
+  Board q = b;
+  q.sq[m.man] = m.to;
+  q.occ = (b.occ ^ SquareBB(m.from)) | SquareBB(m.to);
+  q.side[b.stm] = (b.side[b.stm] ^ SquareBB(m.from)) | SquareBB(m.to);
+  q.stm = them;
+  const Square ep = Square((m.from + m.to) / 2);
+  const Square their_king = q.sq[them == kWhite ? 0 : 1];
+  int best = kNoValue;  // best e.p. capture, as a Wdl of the position after it for `them`
+  std::array<bool, 2> ep_reach{};
+  for (int e = layout_.first_pawn(); e < layout_.men(); ++e) {
+    if (layout_.color(e) != them || !(PawnAttacks(b.stm, ep) & SquareBB(q.sq[e]))) continue;
+    // q.sq[e] is a pawn of `them` beside the pushed pawn: it may take it.
+    Square after[kMaxMen];
+    for (int k = 0; k < kMaxMen; ++k) after[k] = q.sq[k];
+    after[e] = ep;
+    Board a = q;
+    a.sq[e] = ep;
+    const Bitboard occ = (q.occ ^ SquareBB(q.sq[e]) ^ SquareBB(m.to)) | SquareBB(ep);
+    if (Attacked(a, their_king, b.stm, occ, m.man)) continue;
+    Result r = Lookup(ExitFor(m.man, -1, kNoPieceType), after, b.stm);
+    best = std::max(best, -int(r.wdl));
+    for (Color c : {kWhite, kBlack}) ep_reach[c] = ep_reach[c] || r.reach[c];
+  }
+  if (best == kNoValue) return res;
+  const bool other_moves = !ForEachMove(q, [](const Mv&) { return false; });
+  if (!other_moves) return Result{Wdl(best), ep_reach};
+  res.wdl = Wdl(std::max(int(res.wdl), best));
+  for (Color c : {kWhite, kBlack}) res.reach[c] = res.reach[c] || ep_reach[c];
+  return res;
+}
+
+bool TableBuilder::DecodeInSlice(uint32_t r, Board& b) const {
+  const int n = layout_.men();
+  b.stm = Color(r & 1);
+  uint32_t x = r >> 1;
+  int i = 0;
+  if (!layout_.has_pawns()) {
+    static const std::array<Square, 10> triangle = [] {
+      std::array<Square, 10> q{};
+      int k = 0;
+      for (int s = 0; s < 64; ++s)
+        if (Layout::InTriangle(Square(s))) q[k++] = Square(s);
+      return q;
+    }();
+    b.sq[0] = triangle[x % 10];
+    x /= 10;
+    i = 1;
+  }
+  for (; i < layout_.first_pawn(); ++i, x >>= 6) b.sq[i] = Square(x & 63);
+  for (; i < n; ++i) b.sq[i] = pawn_sq_[i];
+  b.occ = 0;
+  b.side[0] = b.side[1] = 0;
+  for (int j = 0; j < n; ++j) {
+    const Bitboard bb = SquareBB(b.sq[j]);
+    if (b.occ & bb) return false;
+    b.occ |= bb;
+    b.side[layout_.color(j)] |= bb;
+  }
+  return true;
+}
+
+void TableBuilder::Forward(uint32_t r, const Board& b, Queues& q) {
+  Work& w = work_[r];
+  int best_exit = kNoValue;
+  std::array<bool, 2> reach{};
+  bool any_move = false;
+  uint32_t succ[kMaxMoves];
+  int n_succ = 0;
+  bool dup = false;
+  const bool pawnless = !layout_.has_pawns();
+  const bool diagonal = pawnless && Layout::OnDiagonal(b.sq[0]);
+  const int64_t transposed = diagonal ? int64_t(layout_.TransposedSlot(b.sq, b.stm) ^ 1) : 0;
+  dup = diagonal;
+  ForEachMove(b, [&](const Mv& m) {
+    any_move = true;
+    if (m.captured >= 0 || layout_.type(m.man) == kPawn) {
+      Result res = Zeroing(b, m);
+      best_exit = Better(best_exit, ZeroingDtz(res.wdl));
+      for (Color c : {kWhite, kBlack}) reach[c] = reach[c] || res.reach[c];
+      return true;
+    }
+    if (pawnless && m.man == 0) {
+      Square sq[kMaxMen];
+      for (int k = 0; k < kMaxMen; ++k) sq[k] = b.sq[k];
+      sq[m.man] = m.to;
+      succ[n_succ++] = uint32_t(layout_.Index(sq, ~b.stm));
+      dup = true;
+    } else {
+      const int64_t stride = int64_t(layout_.stride(m.man));
+      uint32_t q = uint32_t(int64_t(r ^ 1) + (int64_t(m.to) - int64_t(m.from)) * stride);
+      if (diagonal) {
+        const int64_t shift = int64_t(Layout::Transpose(m.to)) - int64_t(Layout::Transpose(m.from));
+        q = std::min(q, uint32_t(transposed + shift * stride));
+      }
+      succ[n_succ++] = q;
+    }
+    return true;
+  });
+  if (dup) {
+    std::sort(succ, succ + n_succ);
+    n_succ = int(std::unique(succ, succ + n_succ) - succ);
+  }
+
+  if (!any_move) {
+    if (InCheck(b)) {
+      w.flags |= kMated;
+      q.level0.push_back(r);
+      reach[~b.stm] = true;  // the other side has mated
+    } else {
+      w.flags |= kDone;  // stalemate: a draw, and nobody mates from here
+    }
+  } else if (best_exit != kNoValue && best_exit > 0) {
+    w.val = int16_t(best_exit);
+    (best_exit == 1 ? q.level1 : q.level101).push_back(r);
+  } else {
+    if (best_exit == 0) w.flags |= kCannotLose;
+    if (best_exit == -101) w.flags |= kExitLoss101;
+    w.count = uint8_t(n_succ);
+    if (n_succ == 0) {
+      if (w.flags & kCannotLose) {
+        w.flags |= kDone;
+      } else {
+        // Every move zeroes the clock and loses.
+        const int mag = -best_exit;
+        w.val = int16_t(-mag);
+        (mag == 1 ? q.level1 : q.level101).push_back(r);
+      }
+    }
+  }
+  for (Color c : {kWhite, kBlack}) {
+    if (reach[c]) {
+      Set(reach_[c], r);
+      q.seeds[c].push_back(r);
+    }
+  }
+}
+
+void TableBuilder::Sweep() {
+  size_t last = 101;  // highest level anything may have been pushed to
+  for (size_t d = 0; d <= last; ++d) {
+    // Pushes go to d + 1 or 101 at most; keep the outer vector from
+    // reallocating under the loop.
+    if (buckets_.size() < d + 2) buckets_.resize(d + 2);
+    for (size_t k = 0; k < buckets_[d].size(); ++k) {
+      const uint32_t r = buckets_[d][k];
+      Work& w = work_[r];
+      if (w.flags & kDone) continue;
+      const bool mated = w.flags & kMated;
+      if (!mated && size_t(w.val > 0 ? w.val : -w.val) != d) continue;  // superseded
+      w.flags |= kDone;
+      Board b;
+      DecodeInSlice(r, b);
+      bool dup;
+      if (!mated && w.val > 0) {
+        // Won for the side to move here: one more refuted move for every
+        // predecessor (each distinct predecessor slot once).
+        uint32_t preds[kMaxMoves];
+        int n = 0;
+        ForEachUnmove(r, b, &dup, [&](int, Square, uint32_t p) { preds[n++] = p; });
+        if (dup) {
+          std::sort(preds, preds + n);
+          n = int(std::unique(preds, preds + n) - preds);
+        }
+        for (int k2 = 0; k2 < n; ++k2) {
+          Work& y = work_[preds[k2]];
+          if (!(y.flags & kLegal) || (y.flags & kDone) || y.val != 0) continue;
+          assert(y.count > 0);
+          if (--y.count == 0 && !(y.flags & kCannotLose)) {
+            const int mag = std::max<int>(int(d) + 1, (y.flags & kExitLoss101) ? 101 : 1);
+            y.val = int16_t(-mag);
+            buckets_[mag].push_back(preds[k2]);
+            last = std::max(last, size_t(mag));
+          }
+        }
+      } else {
+        // Lost for the side to move here: every predecessor wins in d + 1.
+        const int next = int(d) + 1;
+        ForEachUnmove(r, b, &dup, [&](int, Square, uint32_t p) {
+          Work& y = work_[p];
+          if (!(y.flags & kLegal) || (y.flags & kDone)) return;
+          if (y.val > 0 && y.val <= next) return;
+          assert(y.val >= 0);
+          y.val = int16_t(next);
+          buckets_[next].push_back(p);
+          last = std::max(last, size_t(next));
+        });
+      }
+    }
+    std::vector<uint32_t>().swap(buckets_[d]);
+  }
+}
+
+void TableBuilder::Reach(Color c) {
+  std::vector<uint32_t>& stack = seeds_[c];
+  std::vector<uint64_t>& unreached = reach_[c];
+  while (!stack.empty()) {
+    const uint32_t r = stack.back();
+    stack.pop_back();
+    Board b;
+    DecodeInSlice(r, b);
+    bool dup;
+    ForEachUnmove(r, b, &dup, [&](int, Square, uint32_t p) {
+      if (Test(unreached, p)) {
+        Clear(unreached, p);
+        stack.push_back(p);
+      }
+    });
+  }
+  std::vector<uint32_t>().swap(stack);
+}
+
+void TableBuilder::Store(uint64_t base) {
+  for (uint32_t r = 0; r < work_.size(); ++r) {
+    const Work& w = work_[r];
+    if (!(w.flags & kLegal)) continue;
+    const uint64_t slot = base + r;
+    ++t_.positions_;
+    uint8_t code = kDrawCode;
+    if (w.flags & kMated) {
+      code = kLossCode;
+    } else if (w.val > 0) {
+      code = w.val <= 100 ? uint8_t(kWinCode + w.val) : kCursedWinCode;
+    } else if (w.val < 0) {
+      code = w.val >= -100 ? uint8_t(kLossCode - w.val) : kBlessedLossCode;
+    }
+    if (code == kCursedWinCode || code == kBlessedLossCode) t_.long_dtz_[slot] = w.val;
+    t_.code_[slot] = code;
+    const uint8_t bits = (Test(reach_[kWhite], r) ? 0 : 1) | (Test(reach_[kBlack], r) ? 0 : 2);
+    t_.mate_[slot >> 2] |= uint8_t(bits << (2 * (slot & 3)));
+  }
+}
+
+void TableBuilder::ForwardRange(uint32_t begin, uint32_t end, Queues& q) {
+  const bool pawnless = !layout_.has_pawns();
+  for (uint32_t r = begin; r < end; ++r) {
+    Board b;
+    if (!DecodeInSlice(r, b)) continue;
+    // The side not to move must not be in check.
+    if (Attacked(b, b.sq[b.stm == kWhite ? 1 : 0], b.stm, b.occ, -1)) continue;
+    // A placement with White's king on the diagonal is stored once, under
+    // the smaller of its slot and its reflection's.
+    if (pawnless && Layout::OnDiagonal(b.sq[0]) && layout_.Index(b.sq, b.stm) != base_ + r)
+      continue;
+    work_[r].flags = kLegal;
+    Set(legal_, r);
+    Forward(r, b, q);
+  }
+}
+
+void TableBuilder::BuildSlice(uint64_t base, const Square* pawn_sq) {
+  base_ = base;
+  std::copy(pawn_sq, pawn_sq + kMaxMen, pawn_sq_);
+  const uint32_t size = uint32_t(layout_.slice_size());
+  work_.assign(size, Work{0, 0, 0});
+  legal_.assign((size + 63) / 64, 0);
+  for (auto& bits : reach_) bits.assign((size + 63) / 64, 0);
+
+  // Forward pass. Each position writes only its own work_ entry and its
+  // own bitmap bits; the halves split at a multiple of 64 so that no bitmap
+  // word is shared.
+  Queues queues[2];
+  if (size >= kThreadedSlice) {
+    const uint32_t mid = (size / 2) & ~63u;
+    std::thread upper([&] { ForwardRange(mid, size, queues[1]); });
+    ForwardRange(0, mid, queues[0]);
+    upper.join();
+  } else {
+    ForwardRange(0, size, queues[0]);
+  }
+  buckets_.assign(102, {});
+  for (Queues& q : queues) {
+    buckets_[0].insert(buckets_[0].end(), q.level0.begin(), q.level0.end());
+    buckets_[1].insert(buckets_[1].end(), q.level1.begin(), q.level1.end());
+    buckets_[101].insert(buckets_[101].end(), q.level101.begin(), q.level101.end());
+    for (Color c : {kWhite, kBlack})
+      seeds_[c].insert(seeds_[c].end(), q.seeds[c].begin(), q.seeds[c].end());
+  }
+  for (auto& bits : reach_)
+    for (size_t k = 0; k < bits.size(); ++k) bits[k] = legal_[k] & ~bits[k];
+
+  // The reachability searches read legal_ and write only their own reach_,
+  // the sweep only work_ and buckets_: all three can overlap.
+  if (size >= kThreadedSlice) {
+    std::thread white([this] { Reach(kWhite); });
+    std::thread black([this] { Reach(kBlack); });
+    Sweep();
+    white.join();
+    black.join();
+  } else {
+    Sweep();
+    Reach(kWhite);
+    Reach(kBlack);
+  }
+  Store(base);
+}
+
+absl::Status TableBuilder::Build() {
+  InitBitboards();
+  if (absl::Status s = PrepareExits(); !s.ok()) return s;
+  t_.code_.assign(layout_.size(), kIllegalCode);
+  t_.mate_.assign((layout_.size() + 3) / 4, 0);
+
+  // Slices with the pawns further advanced first: every pawn push leads
+  // from a slice to a more advanced one.
+  const int n = layout_.men(), first = layout_.first_pawn();
+  uint64_t slices = layout_.size() / layout_.slice_size();
+  std::vector<std::pair<int, uint64_t>> order;  // (advance, slice number)
+  for (uint64_t s = 0; s < slices; ++s) {
+    Square sq[kMaxMen];
+    Color stm;
+    layout_.Decode(s * layout_.slice_size(), sq, &stm);
+    int advance = 0;
+    Bitboard seen = 0;
+    bool clash = false;
+    for (int i = first; i < n; ++i) {
+      advance += RelativeRank(layout_.color(i), sq[i]);
+      clash |= (seen & SquareBB(sq[i])) != 0;
+      seen |= SquareBB(sq[i]);
+    }
+    if (!clash) order.push_back({advance, s});
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [advance, s] : order) {
+    Square sq[kMaxMen] = {};
+    Color stm;
+    layout_.Decode(s * layout_.slice_size(), sq, &stm);
+    BuildSlice(s * layout_.slice_size(), sq);
+  }
+  work_ = {};
+  buckets_ = {};
+  return absl::OkStatus();
+}
+
+}  // namespace internal
+
+// ---------------------------------------------------------------------------
+// Tables and probes.
+// ---------------------------------------------------------------------------
+
+RetrogradeTable::RetrogradeTable(const Material& canonical)
+    : signature_(canonical.Name()), layout_(canonical) {}
+
+absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeTable::Generate(
+    std::string_view signature) {
+  RetrogradeSolver solver;
+  return solver.Table(signature);
+}
+
+size_t RetrogradeTable::bytes() const {
+  return sizeof(*this) + code_.capacity() + mate_.capacity() +
+         long_dtz_.size() * (sizeof(uint64_t) + sizeof(int16_t) + 2 * sizeof(void*)) +
+         subtables_.capacity() * sizeof(subtables_[0]);
+}
+
+Wdl RetrogradeTable::WdlAt(uint64_t slot) const {
+  const uint8_t code = code_[slot];
+  if (code == kDrawCode || code == kIllegalCode) return Wdl::kDraw;
+  if (code <= kWinCode) return Wdl::kLoss;
+  if (code <= kWinCode + 100) return Wdl::kWin;
+  return code == kCursedWinCode ? Wdl::kCursedWin : Wdl::kBlessedLoss;
+}
+
+int RetrogradeTable::DtzAt(uint64_t slot) const {
+  const uint8_t code = code_[slot];
+  if (code == kDrawCode || code == kIllegalCode) return 0;
+  if (code <= kWinCode) return -(code - kLossCode);
+  if (code <= kWinCode + 100) return code - kWinCode;
+  return long_dtz_.at(slot);
+}
+
+const RetrogradeTable* RetrogradeTable::Subtable(const Material& m) const {
+  const Material canonical = Canonical(m);
+  for (const auto& sub : subtables_)
+    if (sub->layout_.material() == canonical) return sub.get();
+  return nullptr;
+}
+
+absl::StatusOr<std::pair<uint64_t, bool>> RetrogradeTable::Locate(const Position& pos) const {
+  if (pos.castling_rights() != kNoCastling)
+    return absl::InvalidArgumentError(
+        "positions with castling rights are not in retrograde tables");
+  const Material m = MaterialOf(pos);
+  bool flip;
+  if (m == layout_.material()) {
+    flip = false;
+  } else if (m.Swapped() == layout_.material()) {
+    flip = true;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the position is ", m.Name(), ", not of the table's signature ", signature_));
+  }
+  if (pos.pieces(kPawn) & (RankBB(0) | RankBB(7)))
+    return absl::InvalidArgumentError("a pawn stands on its first or last rank");
+  Square sq[kMaxMen];
+  Bitboard taken = 0;
+  for (int i = 0; i < layout_.men(); ++i) {
+    const Color color = flip ? ~layout_.color(i) : layout_.color(i);
+    const Bitboard candidates = pos.pieces(color, layout_.type(i)) & ~taken;
+    const Square s = Lsb(candidates);
+    taken |= SquareBB(s);
+    sq[i] = flip ? Flip(s) : s;
+  }
+  const Color stm = flip ? ~pos.side_to_move() : pos.side_to_move();
+  const uint64_t slot = layout_.Index(sq, stm);
+  if (code_[slot] == kIllegalCode)
+    return absl::InvalidArgumentError("the position is illegal (the side not to move is in check)");
+  return std::make_pair(slot, flip);
+}
+
+absl::StatusOr<RetrogradeTable::Outcome> RetrogradeTable::Evaluate(const Position& pos) const {
+  absl::StatusOr<std::pair<uint64_t, bool>> located = Locate(pos);
+  if (!located.ok()) return located.status();
+  const auto [slot, flip] = *located;
+  Outcome stored;
+  stored.wdl = WdlAt(slot);
+  stored.dtz = DtzAt(slot);
+  for (Color c : {kWhite, kBlack}) stored.can_mate[c] = ReachAt(slot, flip ? ~c : c);
+  if (pos.ep_square() == kNoSquare) return stored;
+
+  // The stored value is for the position without the e.p. right (see the
+  // header); add the e.p. captures, which lead into a sub-table.
+  int best = kNoValue;
+  std::array<bool, 2> ep_reach{};
+  bool other_moves = false;
+  for (Move m : MoveList(pos)) {
+    if (m.kind() != Move::kEnPassant) {
+      other_moves = true;
+      continue;
+    }
+    Position next = pos;
+    next.DoMove(m);
+    const RetrogradeTable* sub = Subtable(MaterialOf(next));
+    if (sub == nullptr) return absl::InternalError("missing sub-table for an e.p. capture");
+    absl::StatusOr<Outcome> after = sub->Evaluate(next);
+    if (!after.ok()) return after.status();
+    best = Better(best, ZeroingDtz(after->wdl));
+    for (Color c : {kWhite, kBlack}) ep_reach[c] = ep_reach[c] || after->can_mate[c];
+  }
+  // With other moves the position is not mated, so its DTZ alone tells its
+  // class; without them the stored value (stalemate, checkmate) is void.
+  Outcome out;
+  if (other_moves) best = Better(best, stored.dtz);
+  out.dtz = best;
+  out.wdl = WdlOfDtz(best);
+  for (Color c : {kWhite, kBlack})
+    out.can_mate[c] = (other_moves && stored.can_mate[c]) || ep_reach[c];
+  return out;
+}
+
+absl::StatusOr<Wdl> RetrogradeTable::ProbeWdl(const Position& pos) const {
+  absl::StatusOr<Outcome> o = Evaluate(pos);
+  if (!o.ok()) return o.status();
+  return o->wdl;
+}
+
+absl::StatusOr<int> RetrogradeTable::ProbeDtz(const Position& pos) const {
+  absl::StatusOr<Outcome> o = Evaluate(pos);
+  if (!o.ok()) return o.status();
+  return o->dtz;
+}
+
+absl::StatusOr<bool> RetrogradeTable::CanMate(const Position& pos, Color side) const {
+  absl::StatusOr<Outcome> o = Evaluate(pos);
+  if (!o.ok()) return o.status();
+  return o->can_mate[side];
+}
+
+void RetrogradeTable::ForEachPosition(const std::function<void(const Entry&)>& visit) const {
+  const int n = layout_.men();
+  // Identical men (two knights, two pawns of one colour): visit only the
+  // ordering whose slot is smaller.
+  int twin_a = -1, twin_b = -1;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      if (layout_.color(i) == layout_.color(j) && layout_.type(i) == layout_.type(j)) {
+        twin_a = i;
+        twin_b = j;
+      }
+  Entry e;
+  e.men = n;
+  for (int i = 0; i < n; ++i) e.piece[i] = MakePiece(layout_.color(i), layout_.type(i));
+  for (uint64_t slot = 0; slot < code_.size(); ++slot) {
+    if (code_[slot] == kIllegalCode) continue;
+    layout_.Decode(slot, e.square.data(), &e.side_to_move);
+    if (twin_a >= 0) {
+      Square swapped[kMaxMen];
+      std::copy(e.square.begin(), e.square.begin() + n, swapped);
+      std::swap(swapped[twin_a], swapped[twin_b]);
+      if (layout_.Index(swapped, e.side_to_move) < slot) continue;
+    }
+    e.wdl = WdlAt(slot);
+    e.dtz = DtzAt(slot);
+    for (Color c : {kWhite, kBlack}) e.can_mate[c] = ReachAt(slot, c);
+    visit(e);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Solver.
+// ---------------------------------------------------------------------------
+
+absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::Table(
+    std::string_view signature) {
+  absl::StatusOr<Material> m = ParseMaterial(signature);
+  if (!m.ok()) return m.status();
+  return Get(Canonical(*m));
+}
+
+absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::TableFor(
+    const Position& pos) {
+  const Material m = MaterialOf(pos);
+  if (m.men() > kMaxMen) {
+    return absl::UnimplementedError(absl::StrCat(
+        "the position has ", m.men(), " men; the retrograde solver handles at most ", kMaxMen));
+  }
+  return Get(Canonical(m));
+}
+
+std::shared_ptr<const RetrogradeTable> RetrogradeSolver::Cached(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  auto it = cache_.find(name);
+  return it == cache_.end() ? nullptr : it->second;
+}
+
+absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::Get(
+    const Material& canonical) {
+  if (auto table = Cached(canonical.Name())) return table;
+  // One generation at a time (it uses both cores anyway); the cache lock is
+  // only held for look-ups, so probes of cached tables never wait for it.
+  std::lock_guard<std::mutex> lock(generate_mu_);
+  return GenerateLocked(canonical);
+}
+
+absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::GenerateLocked(
+    const Material& canonical) {
+  const std::string name = canonical.Name();
+  if (auto table = Cached(name)) return table;  // made while we waited
+  std::shared_ptr<RetrogradeTable> table(new RetrogradeTable(canonical));
+  internal::TableBuilder builder(
+      *table, [this](const Material& sub) { return GenerateLocked(Canonical(sub)); });
+  if (absl::Status s = builder.Build(); !s.ok()) return s;
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  cache_[name] = table;
+  return std::shared_ptr<const RetrogradeTable>(table);
+}
+
+absl::StatusOr<Wdl> RetrogradeSolver::ProbeWdl(const Position& pos) {
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = TableFor(pos);
+  if (!t.ok()) return t.status();
+  return (*t)->ProbeWdl(pos);
+}
+
+absl::StatusOr<int> RetrogradeSolver::ProbeDtz(const Position& pos) {
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = TableFor(pos);
+  if (!t.ok()) return t.status();
+  return (*t)->ProbeDtz(pos);
+}
+
+absl::StatusOr<bool> RetrogradeSolver::CanMate(const Position& pos, Color side) {
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = TableFor(pos);
+  if (!t.ok()) return t.status();
+  return (*t)->CanMate(pos, side);
+}
+
+size_t RetrogradeSolver::tables() const {
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  return cache_.size();
+}
+
+size_t RetrogradeSolver::bytes() const {
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  size_t total = 0;
+  for (const auto& [name, table] : cache_) total += table->bytes();
+  return total;
+}
+
+}  // namespace arbiter::tablebase

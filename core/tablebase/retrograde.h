@@ -1,0 +1,186 @@
+// Exact in-memory retrograde analysis of small endgames (at most kMaxMen = 4
+// men, kings included, pawns allowed): the ground truth for "can this side
+// still mate" in dead-position rulings, and an independent check of the
+// Syzygy tables.
+//
+// For every legal position of a material signature, both sides to move, no
+// castling rights and no en-passant square, a table holds:
+//
+//  1. WDL and DTZ under the 50-move rule, with Syzygy's semantics, for a
+//     halfmove clock of 0 (like Fathom's tb_probe_wdl, which refuses any
+//     other clock). DTZ counts plies to the next zeroing move (capture or
+//     pawn move, promotions included; a mating move counts as zeroing) on a
+//     line where the winner hurries and the loser delays. A win needs DTZ <=
+//     100: the winner must capture, push a pawn or mate within 100 plies of
+//     the clock reset, and the position reached must again be a win. Cursed
+//     win = won only if the 50-move rule is ignored (DTZ > 100: either the
+//     zeroing move itself is more than 100 plies away, or it leads into a
+//     cursed win, which then counts as 100 + plies, Syzygy's "n - 100 if a
+//     later phase is responsible"); blessed loss is its mirror. DTZ values
+//     are exact, never rounded (Syzygy's own files may be one ply short; see
+//     tests/retrograde_test.cc). A checkmated side to move has WDL loss and
+//     DTZ 0 (Syzygy's probe_dtz returns -1 there).
+//  2. Cooperative mate reachability per colour: can X checkmate by some
+//     sequence of legal moves of both sides (a helpmate), ignoring the 50-
+//     and 75-move rules and repetitions (no variant bounded by the 75-move
+//     rule is offered). This is the FIDE 5.2.2 "dead position" question
+//     restricted to one side.
+//
+// En passant follows Syzygy: stored positions have no e.p. right, but a
+// double pawn push inside the analysis is valued through the position it
+// really creates, e.p. captures included; probing a Position that has an
+// e.p. square (arbiter keeps one only when the capture is legal) evaluates
+// the captures on the fly.
+//
+// Captures and promotions lead into other signatures, which are solved
+// first (recursively, cached by RetrogradeSolver).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/chess/position.h"
+#include "core/tablebase/retrograde_index.h"
+
+namespace arbiter::tablebase {
+
+// Game-theoretic value for the side to move, Syzygy's five classes (the
+// numeric values match python-chess and Syzygy's probe code, -2..2).
+enum class Wdl : int8_t { kLoss = -2, kBlessedLoss = -1, kDraw = 0, kCursedWin = 1, kWin = 2 };
+// "loss", "blessed-loss", "draw", "cursed-win", "win" (Lichess API words).
+const char* WdlName(Wdl wdl);
+
+// "KRvKP" for "KPvKR": the stronger side first, the spelling Syzygy gives
+// its files and every table here is keyed by. Letters are upper case.
+absl::StatusOr<std::string> CanonicalSignature(std::string_view signature);
+// Canonical signature of the men on the board ("KQvK" for K+Q v K either way).
+std::string SignatureOf(const Position& pos);
+
+namespace internal {
+class TableBuilder;
+}
+
+class RetrogradeTable {
+ public:
+  // Solves `signature` and, privately, every signature it leads into.
+  // Prefer RetrogradeSolver when several tables are needed: it shares them.
+  static absl::StatusOr<std::shared_ptr<const RetrogradeTable>> Generate(
+      std::string_view signature);
+
+  RetrogradeTable(const RetrogradeTable&) = delete;
+  RetrogradeTable& operator=(const RetrogradeTable&) = delete;
+
+  const std::string& signature() const { return signature_; }
+
+  // Probes accept the signature with either colour holding either side
+  // ("KRvKP" answers K+P v K+R too). Errors: other material, castling
+  // rights. The halfmove clock of `pos` is ignored (values are for 0).
+  absl::StatusOr<Wdl> ProbeWdl(const Position& pos) const;
+  // Signed DTZ in plies, Syzygy's sign convention: > 0 win (> 100 cursed),
+  // < 0 loss (< -100 blessed), 0 draw or checkmated.
+  absl::StatusOr<int> ProbeDtz(const Position& pos) const;
+  // Whether `side` can still deliver checkmate by any legal continuation.
+  absl::StatusOr<bool> CanMate(const Position& pos, Color side) const;
+
+  // Slots holding a legal position (each position once up to the board
+  // symmetries the layout folds; identical men counted per ordering).
+  size_t positions() const { return positions_; }
+  // Memory held by this table (its sub-tables not included).
+  size_t bytes() const;
+
+  // One stored position, in table orientation: White holds the first side
+  // of signature().
+  struct Entry {
+    int men = 0;
+    std::array<Piece, kMaxMen> piece{};
+    std::array<Square, kMaxMen> square{};
+    Color side_to_move = kWhite;
+    Wdl wdl = Wdl::kDraw;
+    int dtz = 0;
+    std::array<bool, 2> can_mate{};  // [Color]
+  };
+  // Visits every stored position once: one representative per class of
+  // positions equal up to the board symmetries and to swapping identical
+  // men. Every legal position of the signature with White holding the
+  // first side is a mirror image of exactly one visited entry.
+  void ForEachPosition(const std::function<void(const Entry&)>& visit) const;
+
+ private:
+  friend class internal::TableBuilder;
+  friend class RetrogradeSolver;
+
+  // What a position is worth, already combined with e.p. captures.
+  struct Outcome {
+    Wdl wdl = Wdl::kDraw;
+    int dtz = 0;
+    std::array<bool, 2> can_mate{};  // [Color] of the probed position
+  };
+
+  explicit RetrogradeTable(const Material& canonical);
+
+  absl::StatusOr<Outcome> Evaluate(const Position& pos) const;
+  // Slot of `pos` and whether its colours had to be swapped to fit.
+  absl::StatusOr<std::pair<uint64_t, bool>> Locate(const Position& pos) const;
+  const RetrogradeTable* Subtable(const Material& m) const;
+
+  Wdl WdlAt(uint64_t slot) const;
+  int DtzAt(uint64_t slot) const;
+  bool ReachAt(uint64_t slot, Color c) const {
+    return (mate_[slot >> 2] >> (2 * (slot & 3) + c)) & 1;
+  }
+
+  std::string signature_;
+  Layout layout_;
+  // One byte per slot: 0 illegal, 1 draw, 2 + d loss in d (0..100),
+  // 102 + d win in d (1..100), 203 cursed win, 204 blessed loss (their DTZ
+  // in long_dtz_: 4-man tables have none, but the code is general).
+  std::vector<uint8_t> code_;
+  std::vector<uint8_t> mate_;  // 2 bits per slot: can White / Black mate
+  std::unordered_map<uint64_t, int16_t> long_dtz_;
+  // Tables this one's captures and promotions lead into (kept for probing
+  // positions with an e.p. square).
+  std::vector<std::shared_ptr<const RetrogradeTable>> subtables_;
+  size_t positions_ = 0;
+};
+
+// Generates tables on demand and keeps them. Thread-safe (std::mutex): one
+// table is generated at a time (seconds; generation itself uses threads),
+// while look-ups of cached tables only take a short cache lock and never
+// wait for a generation. Tables are immutable once returned, so probing
+// them needs no lock.
+class RetrogradeSolver {
+ public:
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> Table(std::string_view signature);
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableFor(const Position& pos);
+
+  // Convenience probes through TableFor.
+  absl::StatusOr<Wdl> ProbeWdl(const Position& pos);
+  absl::StatusOr<int> ProbeDtz(const Position& pos);
+  absl::StatusOr<bool> CanMate(const Position& pos, Color side);
+
+  // Tables cached so far (sub-tables included) and their memory.
+  size_t tables() const;
+  size_t bytes() const;
+
+ private:
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> Get(const Material& canonical);
+  // Needs generate_mu_; generates the sub-tables first, recursively.
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> GenerateLocked(const Material& canonical);
+  std::shared_ptr<const RetrogradeTable> Cached(const std::string& name) const;
+
+  std::mutex generate_mu_;
+  mutable std::mutex cache_mu_;
+  std::map<std::string, std::shared_ptr<const RetrogradeTable>> cache_;
+};
+
+}  // namespace arbiter::tablebase

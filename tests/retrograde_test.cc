@@ -1,0 +1,740 @@
+// The retrograde solver (core/tablebase/retrograde.h) against the real
+// Syzygy tables through Debian's Fathom, against the project's own move
+// generator, and against brute-force searches for helpmates.
+//
+// DTZ accounting. Syzygy DTZ files store, per table and per outcome class,
+// either exact plies or full moves; in the latter case a stored n stands
+// for 2n + 1 plies, so the value Fathom returns is the true DTZ or one ply
+// less ("DTZ can be off by one unless the table has positions with DTZ =
+// 100", Fathom's probe_dtz comment; the generator's default, used for the
+// official files and for ../shared/syzygy). Positions of the side a DTZ file
+// does not store are answered by a one-ply search over stored ones, which
+// carries the same rounding. So we require |ours| == |Syzygy's| or
+// |ours| == |Syzygy's| + 1, same sign, and count both cases.
+#include "core/tablebase/retrograde.h"
+
+#include <gtest/gtest.h>
+#include <tbprobe.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/analysis/helpmate_search.h"
+#include "core/chess/bitboard.h"
+#include "core/chess/movegen.h"
+#include "tests/test_support.h"
+
+namespace arbiter::tablebase {
+namespace {
+
+using ::arbiter::testing::FromFen;
+
+// The 35 tables of the Syzygy 3-4-man set (../shared/syzygy/README.md).
+const char* const kSyzygy345[] = {
+    "KBvK",  "KNvK",  "KPvK",  "KQvK",  "KRvK",  "KBBvK", "KBNvK", "KBPvK", "KBvKB",
+    "KBvKN", "KBvKP", "KNNvK", "KNPvK", "KNvKN", "KNvKP", "KPPvK", "KPvKP", "KQBvK",
+    "KQNvK", "KQPvK", "KQQvK", "KQRvK", "KQvKB", "KQvKN", "KQvKP", "KQvKQ", "KQvKR",
+    "KRBvK", "KRNvK", "KRPvK", "KRRvK", "KRvKB", "KRvKN", "KRvKP", "KRvKR",
+};
+
+// One solver per test process: tables are shared between the checks of a
+// test and generated once.
+RetrogradeSolver& Solver() {
+  static RetrogradeSolver* solver = new RetrogradeSolver;
+  return *solver;
+}
+
+std::shared_ptr<const RetrogradeTable> TableOf(const std::string& signature) {
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = Solver().Table(signature);
+  EXPECT_TRUE(t.ok()) << signature << ": " << t.status();
+  return t.ok() ? *t : nullptr;
+}
+
+// ---- Fathom ---------------------------------------------------------------
+
+// Fathom keeps global state and this Debian build has no locking: it is
+// initialised once and only ever called from the test's main thread.
+bool SyzygyReady(std::string* why) {
+  static int state = 0;  // 0 unknown, 1 ready, 2 absent
+  static std::string reason;
+  if (state == 0) {
+    std::string shared = ::arbiter::testing::SharedDir();
+    std::string dir = shared.empty() ? "" : shared + "/syzygy";
+    if (dir.empty() || !std::filesystem::exists(dir + "/KQvK.rtbw")) {
+      reason = "no Syzygy tables (set ARBITER_SHARED or put them in ../shared/syzygy)";
+      state = 2;
+    } else if (!tb_init(dir.c_str()) || TB_LARGEST < 4) {
+      reason = "tb_init(" + dir + ") found no 4-man tables";
+      state = 2;
+    } else {
+      state = 1;
+    }
+  }
+  *why = reason;
+  return state == 1;
+}
+
+struct FathomBoards {
+  uint64_t white = 0, black = 0, kings = 0, queens = 0, rooks = 0, bishops = 0, knights = 0,
+           pawns = 0;
+  bool white_to_move = true;
+
+  void Put(Piece p, Square s) {
+    const uint64_t bb = uint64_t{1} << s;
+    (ColorOf(p) == kWhite ? white : black) |= bb;
+    switch (TypeOf(p)) {
+      case kKing:
+        kings |= bb;
+        break;
+      case kQueen:
+        queens |= bb;
+        break;
+      case kRook:
+        rooks |= bb;
+        break;
+      case kBishop:
+        bishops |= bb;
+        break;
+      case kKnight:
+        knights |= bb;
+        break;
+      default:
+        pawns |= bb;
+        break;
+    }
+  }
+  unsigned Wdl(unsigned ep = 0) const {
+    return tb_probe_wdl(white, black, kings, queens, rooks, bishops, knights, pawns, 0, 0, ep,
+                        white_to_move);
+  }
+  unsigned Root() const {
+    return tb_probe_root(white, black, kings, queens, rooks, bishops, knights, pawns, 0, 0, 0,
+                         white_to_move, nullptr);
+  }
+};
+
+FathomBoards BoardsOf(const RetrogradeTable::Entry& e) {
+  FathomBoards b;
+  for (int i = 0; i < e.men; ++i) b.Put(e.piece[i], e.square[i]);
+  b.white_to_move = e.side_to_move == kWhite;
+  return b;
+}
+
+FathomBoards BoardsOf(const Position& pos) {
+  FathomBoards b;
+  for (Bitboard all = pos.pieces(); all;) {
+    Square s = PopLsb(all);
+    b.Put(pos.piece_on(s), s);
+  }
+  b.white_to_move = pos.side_to_move() == kWhite;
+  return b;
+}
+
+// ---- positions ------------------------------------------------------------
+
+std::string FenOf(const RetrogradeTable::Entry& e) {
+  char board[64];
+  std::fill(board, board + 64, '.');
+  const char* letters = " PNBRQK  pnbrqk";
+  for (int i = 0; i < e.men; ++i) board[e.square[i]] = letters[e.piece[i]];
+  std::string fen;
+  for (int rank = 7; rank >= 0; --rank) {
+    int empty = 0;
+    for (int file = 0; file < 8; ++file) {
+      char c = board[rank * 8 + file];
+      if (c == '.') {
+        ++empty;
+        continue;
+      }
+      if (empty) fen += char('0' + empty);
+      empty = 0;
+      fen += c;
+    }
+    if (empty) fen += char('0' + empty);
+    if (rank) fen += '/';
+  }
+  fen += e.side_to_move == kWhite ? " w - - 0 1" : " b - - 0 1";
+  return fen;
+}
+
+// The same position seen through a board symmetry and/or with the colours
+// swapped (ranks mirrored): symmetry bit 0 mirrors files, bit 1 ranks, bit 2
+// transposes; pawns allow only the file mirror.
+RetrogradeTable::Entry Transformed(RetrogradeTable::Entry e, int symmetry, bool swap_colours) {
+  for (int i = 0; i < e.men; ++i) {
+    Square s = e.square[i];
+    if (symmetry & 1) s = Square(s ^ 7);
+    if (symmetry & 2) s = Square(s ^ 56);
+    if (symmetry & 4) s = Layout::Transpose(s);
+    if (swap_colours) {
+      s = Flip(s);
+      e.piece[i] = MakePiece(~ColorOf(e.piece[i]), TypeOf(e.piece[i]));
+    }
+    e.square[i] = s;
+  }
+  if (swap_colours) e.side_to_move = ~e.side_to_move;
+  return e;
+}
+
+// ---- signatures and errors ------------------------------------------------
+
+TEST(RetrogradeSignature, ParsesAndCanonicalises) {
+  EXPECT_EQ(*CanonicalSignature("KRvKP"), "KRvKP");
+  EXPECT_EQ(*CanonicalSignature("KPvKR"), "KRvKP");
+  EXPECT_EQ(*CanonicalSignature("KNBvK"), "KBNvK");
+  EXPECT_EQ(*CanonicalSignature("KvKQ"), "KQvK");
+  EXPECT_EQ(*CanonicalSignature("KNvKB"), "KBvKN");
+  EXPECT_EQ(*CanonicalSignature("KvK"), "KvK");
+  EXPECT_EQ(CanonicalSignature("KQRvKR").status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(CanonicalSignature("KXvK").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CanonicalSignature("KQvQ").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CanonicalSignature("KQK").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(SignatureOf(FromFen("8/8/8/8/8/2k5/8/KQ6 w - - 0 1")), "KQvK");
+  EXPECT_EQ(SignatureOf(FromFen("8/8/8/8/8/2k5/2q5/K7 w - - 0 1")), "KQvK");
+  EXPECT_EQ(SignatureOf(FromFen("8/8/3r4/8/8/2k5/2P5/K7 w - - 0 1")), "KRvKP");
+}
+
+TEST(RetrogradeProbe, RejectsWhatIsNotInTheTable) {
+  auto krvk = TableOf("KRvK");
+  ASSERT_NE(krvk, nullptr);
+  // Castling rights.
+  absl::StatusOr<Wdl> castling = krvk->ProbeWdl(FromFen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"));
+  EXPECT_EQ(castling.status().code(), absl::StatusCode::kInvalidArgument);
+  // Other material.
+  absl::StatusOr<Wdl> other = krvk->ProbeWdl(FromFen("8/8/8/8/8/2k5/8/KQ6 w - - 0 1"));
+  EXPECT_EQ(other.status().code(), absl::StatusCode::kInvalidArgument);
+  // Five men.
+  absl::StatusOr<Wdl> five = Solver().ProbeWdl(FromFen("8/8/3r4/8/8/2k5/2PR4/K7 w - - 0 1"));
+  EXPECT_EQ(five.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(Solver().Table("KRRvKR").status().code(), absl::StatusCode::kUnimplemented);
+}
+
+// ---- Syzygy ---------------------------------------------------------------
+
+// WDL on every stored position of every 3-4-man table: each is one class of
+// positions equal up to the board symmetries Syzygy folds too (and the
+// order of identical men), White holding the stronger side; both sides to
+// move, no e.p. right. DTZ on an evenly spread sample through
+// tb_probe_root (rule50 = 0), whose DTZ is probe_dtz of the root.
+void CompareEveryPosition() {
+  constexpr uint64_t kDtzSamplesPerTable = 4000;
+  uint64_t compared = 0, wdl_mismatches = 0;
+  uint64_t dtz_compared = 0, dtz_exact = 0, dtz_one_short = 0, dtz_mismatches = 0;
+  // Fathom stays on this thread; the next tables are generated meanwhile.
+  std::thread prefetch([] {
+    for (const char* signature : kSyzygy345) (void)Solver().Table(signature);
+  });
+  for (const char* signature : kSyzygy345) {
+    auto table = TableOf(signature);
+    ASSERT_NE(table, nullptr);
+    const uint64_t stride = std::max<uint64_t>(1, table->positions() / kDtzSamplesPerTable);
+    uint64_t n = 0, bad = 0, d_n = 0, d_exact = 0, d_short = 0, d_bad = 0;
+    table->ForEachPosition([&](const RetrogradeTable::Entry& e) {
+      const FathomBoards b = BoardsOf(e);
+      const unsigned wdl = b.Wdl();
+      if (wdl == TB_RESULT_FAILED || int(wdl) - 2 != int(e.wdl)) {
+        if (bad++ < 5)
+          ADD_FAILURE() << signature << " " << FenOf(e) << ": ours " << WdlName(e.wdl)
+                        << ", Syzygy " << int(wdl) - 2;
+      }
+      if (n++ % stride != 0) return;
+      ++d_n;
+      const unsigned root = b.Root();
+      bool ok;
+      if (root == TB_RESULT_CHECKMATE) {
+        ok = e.wdl == Wdl::kLoss && e.dtz == 0;
+        ++d_exact;
+      } else if (root == TB_RESULT_STALEMATE) {
+        ok = e.wdl == Wdl::kDraw && e.dtz == 0;
+        ++d_exact;
+      } else if (root == TB_RESULT_FAILED) {
+        ok = false;
+      } else {
+        const int syzygy = int(TB_GET_DTZ(root)), ours = std::abs(e.dtz);
+        ok = int(TB_GET_WDL(root)) - 2 == int(e.wdl) && (ours == 0) == (syzygy == 0);
+        if (ours == syzygy) {
+          ++d_exact;
+        } else if (ours == syzygy + 1) {
+          ++d_short;
+        } else {
+          ok = false;
+        }
+        if (!ok && d_bad < 5)
+          ADD_FAILURE() << signature << " " << FenOf(e) << ": ours " << WdlName(e.wdl) << " dtz "
+                        << e.dtz << ", Syzygy wdl " << int(TB_GET_WDL(root)) - 2 << " dtz "
+                        << syzygy;
+      }
+      if (!ok) ++d_bad;
+    });
+    std::printf(
+        "%-6s %9llu positions, WDL mismatches %llu; DTZ %llu sampled: %llu exact, %llu "
+        "one ply short in Syzygy, %llu mismatches\n",
+        signature, (unsigned long long)n, (unsigned long long)bad, (unsigned long long)d_n,
+        (unsigned long long)d_exact, (unsigned long long)d_short, (unsigned long long)d_bad);
+    compared += n;
+    wdl_mismatches += bad;
+    dtz_compared += d_n;
+    dtz_exact += d_exact;
+    dtz_one_short += d_short;
+    dtz_mismatches += d_bad;
+  }
+  prefetch.join();
+  std::printf(
+      "WDL: %llu positions compared, %llu mismatches. DTZ: %llu compared, %llu exact, "
+      "%llu one ply short in Syzygy (its documented rounding), %llu mismatches\n",
+      (unsigned long long)compared, (unsigned long long)wdl_mismatches,
+      (unsigned long long)dtz_compared, (unsigned long long)dtz_exact,
+      (unsigned long long)dtz_one_short, (unsigned long long)dtz_mismatches);
+  EXPECT_EQ(wdl_mismatches, 0u);
+  EXPECT_EQ(dtz_mismatches, 0u);
+}
+
+// ---- probes through Position ----------------------------------------------
+
+TEST(RetrogradeProbe, KnownPositions) {
+  struct Case {
+    const char* fen;
+    Wdl wdl;
+    int dtz;  // ours (exact); the comment gives the fathom CLI's where known
+  };
+  const Case cases[] = {
+      {"8/8/8/8/8/2k5/8/KQ6 w - - 0 1", Wdl::kWin, 11},    // fathom 11
+      {"8/8/8/8/8/2k5/8/KQ6 b - - 0 1", Wdl::kLoss, -14},  // fathom 14
+      {"kq6/8/2K5/8/8/8/8/8 b - - 0 1", Wdl::kWin, 11},    // colours swapped
+      {"7k/5K2/6Q1/8/8/8/8/8 b - - 0 1", Wdl::kDraw, 0},   // stalemate
+      {"7k/5KQ1/8/8/8/8/8/8 b - - 0 1", Wdl::kLoss, 0},    // checkmated
+      {"8/4k3/8/4P3/4K3/8/8/8 w - - 0 1", Wdl::kDraw, 0},
+      {"7k/8/8/8/8/7P/8/7K w - - 0 1", Wdl::kDraw, 0},
+      {"4k3/8/4K3/4P3/8/8/8/8 w - - 0 1", Wdl::kWin, 3},  // fathom 3
+      // fathom 58: KBNvK's DTZ file counts full moves, one ply short here.
+      {"8/8/8/4k3/8/8/8/KBN5 w - - 0 1", Wdl::kWin, 59},
+  };
+  for (const Case& c : cases) {
+    Position pos = FromFen(c.fen);
+    absl::StatusOr<Wdl> wdl = Solver().ProbeWdl(pos);
+    absl::StatusOr<int> dtz = Solver().ProbeDtz(pos);
+    ASSERT_TRUE(wdl.ok() && dtz.ok()) << c.fen << ": " << wdl.status() << dtz.status();
+    EXPECT_EQ(*wdl, c.wdl) << c.fen;
+    EXPECT_EQ(*dtz, c.dtz) << c.fen;
+  }
+}
+
+// Random stored positions seen through random board symmetries and colour
+// swaps, probed through Position, against Fathom on the same Position.
+void CompareOrientations() {
+  std::mt19937_64 rng(20240605);
+  uint64_t compared = 0;
+  for (const char* signature :
+       {"KQvK", "KPvK", "KRvKP", "KPvKP", "KBNvK", "KQvKR", "KNPvK", "KBvKB", "KPPvK"}) {
+    auto table = TableOf(signature);
+    ASSERT_NE(table, nullptr);
+    const bool pawns = std::string(signature).find('P') != std::string::npos;
+    const uint64_t stride = std::max<uint64_t>(1, table->positions() / 1500);
+    uint64_t n = 0;
+    table->ForEachPosition([&](const RetrogradeTable::Entry& stored) {
+      if (n++ % stride != 0) return;
+      const int symmetry = pawns ? int(rng() & 1) : int(rng() & 7);
+      const RetrogradeTable::Entry e = Transformed(stored, symmetry, rng() & 1);
+      Position pos = FromFen(FenOf(e));
+      absl::StatusOr<Wdl> ours = table->ProbeWdl(pos);
+      absl::StatusOr<int> dtz = table->ProbeDtz(pos);
+      ASSERT_TRUE(ours.ok() && dtz.ok()) << FenOf(e) << ": " << ours.status();
+      EXPECT_EQ(*ours, stored.wdl) << FenOf(e);
+      EXPECT_EQ(*dtz, stored.dtz) << FenOf(e);
+      EXPECT_EQ(int(BoardsOf(pos).Wdl()) - 2, int(*ours)) << FenOf(e);
+      for (Color c : {kWhite, kBlack}) {
+        const Color stored_colour = (e.side_to_move == stored.side_to_move) ? c : ~c;
+        EXPECT_EQ(*table->CanMate(pos, c), stored.can_mate[stored_colour]) << FenOf(e);
+      }
+      ++compared;
+    });
+  }
+  std::printf("%llu positions probed in random orientations\n", (unsigned long long)compared);
+}
+
+// Positions right after a double pawn push, where an e.p. capture is legal:
+// our probes combine the stored value with the capture, Fathom probes with
+// the e.p. square.
+void CompareEnPassant() {
+  std::mt19937_64 rng(7);
+  uint64_t compared = 0, exact = 0, one_short = 0;
+  for (int trial = 0; trial < 20000 && compared < 3000; ++trial) {
+    // White pawn just pushed two squares (Black to move) or the mirror.
+    const bool white_pushed = rng() & 1;
+    const int file = int(rng() % 8), side = (file == 0 || (file < 7 && (rng() & 1))) ? 1 : -1;
+    char board[64];
+    std::fill(board, board + 64, '.');
+    const int pushed_rank = white_pushed ? 3 : 4;
+    board[pushed_rank * 8 + file] = white_pushed ? 'P' : 'p';
+    board[pushed_rank * 8 + file + side] = white_pushed ? 'p' : 'P';
+    // K+P v K+P is the only 4-man material with an e.p. capture.
+    bool clash = false;
+    for (char m : {'K', 'k'}) {
+      int s = int(rng() % 64);
+      if (board[s] != '.') {
+        clash = true;
+        break;
+      }
+      board[s] = m;
+    }
+    if (clash) continue;
+    std::string fen;
+    for (int rank = 7; rank >= 0; --rank) {
+      int empty = 0;
+      for (int f = 0; f < 8; ++f) {
+        char c = board[rank * 8 + f];
+        if (c == '.') {
+          ++empty;
+          continue;
+        }
+        if (empty) fen += char('0' + empty);
+        empty = 0;
+        fen += c;
+      }
+      if (empty) fen += char('0' + empty);
+      if (rank) fen += '/';
+    }
+    const int ep_rank = white_pushed ? 2 : 5;
+    fen += white_pushed ? " b - " : " w - ";
+    fen += char('a' + file);
+    fen += char('1' + ep_rank);
+    fen += " 0 1";
+    absl::StatusOr<Position> pos = Position::FromFen(fen);
+    if (!pos.ok() || pos->ep_square() == kNoSquare) continue;
+    const FathomBoards b = BoardsOf(*pos);
+    const unsigned wdl = b.Wdl(pos->ep_square());
+    ASSERT_NE(wdl, TB_RESULT_FAILED) << fen;
+    absl::StatusOr<Wdl> ours = Solver().ProbeWdl(*pos);
+    absl::StatusOr<int> dtz = Solver().ProbeDtz(*pos);
+    ASSERT_TRUE(ours.ok() && dtz.ok()) << fen << ": " << ours.status() << dtz.status();
+    EXPECT_EQ(int(wdl) - 2, int(*ours)) << fen;
+    const unsigned root =
+        tb_probe_root(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights, b.pawns,
+                      0, 0, pos->ep_square(), b.white_to_move, nullptr);
+    if (root != TB_RESULT_FAILED && root != TB_RESULT_CHECKMATE && root != TB_RESULT_STALEMATE) {
+      const int syzygy = int(TB_GET_DTZ(root)), mine = std::abs(*dtz);
+      EXPECT_TRUE(mine == syzygy || mine == syzygy + 1)
+          << fen << ": ours " << *dtz << ", Syzygy " << syzygy;
+      exact += mine == syzygy;
+      one_short += mine == syzygy + 1;
+    }
+    ++compared;
+  }
+  std::printf("%llu e.p. positions: WDL all equal; DTZ %llu exact, %llu one ply short in Syzygy\n",
+              (unsigned long long)compared, (unsigned long long)exact,
+              (unsigned long long)one_short);
+  EXPECT_GE(compared, 1000u);
+}
+
+// One test, hence one process, so that the tables are generated once for
+// the three comparisons (Fathom needs the Syzygy files; skipped without).
+TEST(RetrogradeSyzygy, AgreesWithSyzygy) {
+  std::string why;
+  if (!SyzygyReady(&why)) GTEST_SKIP() << why;
+  {
+    SCOPED_TRACE("every position");
+    CompareEveryPosition();
+  }
+  {
+    SCOPED_TRACE("orientations");
+    CompareOrientations();
+  }
+  {
+    SCOPED_TRACE("en passant");
+    CompareEnPassant();
+  }
+}
+
+// ---- consistency with the project's move generator -------------------------
+
+int Preference(int dtz) { return dtz > 0 ? (1 << 20) - dtz : dtz < 0 ? -(1 << 20) - dtz : 0; }
+
+// Recomputes each sampled position's DTZ and mate reachability from its
+// successors, generated by MoveList and probed through Position: the table
+// must satisfy its own defining equations under the project's move rules.
+TEST(RetrogradeConsistency, EveryValueFollowsFromTheLegalMoves) {
+  uint64_t checked = 0;
+  // K+P v K+P (e.p. included) and tables it leads into anyway: each test is
+  // its own process, and signatures with other sub-tables would cost time.
+  for (const char* signature :
+       {"KQvK", "KRvK", "KPvK", "KNNvK", "KBvKN", "KQvKQ", "KRvKR", "KRvKP", "KPvKP"}) {
+    auto table = TableOf(signature);
+    ASSERT_NE(table, nullptr);
+    const uint64_t stride = std::max<uint64_t>(1, table->positions() / 800);
+    uint64_t n = 0;
+    table->ForEachPosition([&](const RetrogradeTable::Entry& e) {
+      if (n++ % stride != 0) return;
+      Position pos = FromFen(FenOf(e));
+      int best = INT32_MIN;
+      std::array<bool, 2> reach{};
+      MoveList moves(pos);
+      for (Move m : moves) {
+        const bool zeroing = !pos.empty(m.to()) || TypeOf(pos.piece_on(m.from())) == kPawn;
+        Position next = pos;
+        next.DoMove(m);
+        int value;
+        if (next.in_check() && MoveList(next).empty()) {
+          value = 1;
+          reach[pos.side_to_move()] = true;
+        } else {
+          absl::StatusOr<Wdl> wdl = Solver().ProbeWdl(next);
+          absl::StatusOr<int> dtz = Solver().ProbeDtz(next);
+          ASSERT_TRUE(wdl.ok() && dtz.ok()) << next.Fen();
+          if (zeroing) {
+            const int by_wdl[] = {1, 101, 0, -101, -1};  // Syzygy's WdlToDtz, negated
+            value = by_wdl[int(*wdl) + 2];
+          } else {
+            value = *dtz > 0 ? -(*dtz + 1) : *dtz < 0 ? -*dtz + 1 : 0;
+          }
+          for (Color c : {kWhite, kBlack}) reach[c] = reach[c] || *Solver().CanMate(next, c);
+        }
+        if (best == INT32_MIN || Preference(value) > Preference(best)) best = value;
+      }
+      if (moves.empty()) best = 0;
+      EXPECT_EQ(e.dtz, best) << signature << " " << FenOf(e);
+      EXPECT_EQ(e.wdl == Wdl::kLoss && e.dtz == 0, moves.empty() && pos.in_check()) << FenOf(e);
+      for (Color c : {kWhite, kBlack}) EXPECT_EQ(e.can_mate[c], reach[c]) << FenOf(e);
+      ++checked;
+    });
+  }
+  // A known case: White wins only through dxe6 e.p. (arbiter keeps the e.p.
+  // square only when the capture is legal).
+  Position with_ep = FromFen("8/8/8/k2Pp3/8/8/8/4K3 w - e6 0 1");
+  ASSERT_NE(with_ep.ep_square(), kNoSquare);
+  EXPECT_EQ(*Solver().ProbeWdl(with_ep), Wdl::kWin);
+  EXPECT_EQ(*Solver().ProbeDtz(with_ep), 1);
+  EXPECT_EQ(*Solver().ProbeWdl(FromFen("8/8/8/k2Pp3/8/8/8/4K3 w - - 0 1")), Wdl::kDraw);
+  std::printf("%llu positions re-derived from MoveList\n", (unsigned long long)checked);
+}
+
+// ---- cooperative mate reachability ----------------------------------------
+
+enum class Found { kMate, kNoMate, kBudget };
+
+int NonKingMen(const Position& pos, Color c) {
+  return PopCount(pos.pieces(c) & ~pos.pieces(kKing));
+}
+
+// Breadth-first search over the positions reachable from `start`, both
+// sides cooperating, for a checkmate given by `winner`: kNoMate means the
+// whole reachable set was explored. Positions where `winner` has a bare
+// king are not expanded (it can never give check again). With
+// `prune_lone_minor`, neither are positions where `winner` has a single
+// knight or bishop against a bare king (KNvK, KBvK: mate-free, proven by
+// exhaustive search in RetrogradeMate.BruteForceSearchAgrees).
+Found FindMate(const Position& start, Color winner, size_t budget, bool prune_lone_minor) {
+  std::unordered_set<uint64_t> seen = {start.key()};
+  std::vector<Position> frontier = {start};
+  while (!frontier.empty()) {
+    std::vector<Position> next_frontier;
+    for (const Position& pos : frontier) {
+      MoveList moves(pos);
+      if (moves.empty()) {
+        if (pos.in_check() && pos.side_to_move() != winner) return Found::kMate;
+        continue;
+      }
+      const int men = NonKingMen(pos, winner);
+      if (men == 0) continue;
+      if (prune_lone_minor && men == 1 && NonKingMen(pos, ~winner) == 0 &&
+          (pos.pieces(winner, kKnight) | pos.pieces(winner, kBishop)))
+        continue;
+      for (Move m : moves) {
+        Position next = pos;
+        next.DoMove(m);
+        if (!seen.insert(next.key()).second) continue;
+        if (seen.size() > budget) return Found::kBudget;
+        next_frontier.push_back(std::move(next));
+      }
+    }
+    frontier = std::move(next_frontier);
+  }
+  return Found::kNoMate;
+}
+
+// Replays `line` with legality checked by MoveList; true if it ends with
+// `winner` having given checkmate.
+bool ReplaysToMate(Position pos, const std::vector<Move>& line, Color winner) {
+  for (Move m : line) {
+    if (!IsLegalMove(pos, m)) return false;
+    pos.DoMove(m);
+  }
+  return pos.side_to_move() != winner && pos.in_check() && MoveList(pos).empty();
+}
+
+bool SameColouredBishops(const RetrogradeTable::Entry& e) {
+  int colours = 0;
+  for (int i = 0; i < e.men; ++i)
+    if (TypeOf(e.piece[i]) == kBishop) colours |= (kDarkSquares >> e.square[i]) & 1 ? 1 : 2;
+  return colours != 3;
+}
+
+// Facts every chess arbiter knows, asserted on every stored position.
+// "Can mate" exceptions where a side with mating material cannot mate
+// (stalemates, forced captures) are each confirmed by brute force.
+TEST(RetrogradeMate, KnownFactsOnEveryPosition) {
+  struct Fact {
+    const char* signature;
+    bool white, black;  // expected "can mate" (true: except confirmed dead ends)
+    bool only_opposite_bishops = false;
+    bool only_same_bishops = false;
+  };
+  const Fact facts[] = {
+      {"KvK", false, false},
+      {"KNvK", false, false},
+      {"KBvK", false, false},
+      {"KQvK", true, false},
+      {"KRvK", true, false},
+      {"KPvK", true, false},
+      {"KNNvK", true, false},
+      {"KNvKN", true, true},
+      {"KBvKN", true, true},
+      {"KBvKB", true, true, true},
+      {"KBvKB", false, false, false, true},
+      {"KBBvK", true, false, true},  // bishops on both colours
+      {"KBBvK", false, false, false, true},
+  };
+  for (const Fact& f : facts) {
+    auto table = TableOf(f.signature);
+    ASSERT_NE(table, nullptr);
+    uint64_t n = 0, yes[2] = {}, exceptions = 0, confirmed = 0;
+    table->ForEachPosition([&](const RetrogradeTable::Entry& e) {
+      if (f.only_opposite_bishops && SameColouredBishops(e)) return;
+      if (f.only_same_bishops && !SameColouredBishops(e)) return;
+      ++n;
+      for (Color c : {kWhite, kBlack}) {
+        const bool expected = c == kWhite ? f.white : f.black;
+        yes[c] += e.can_mate[c];
+        if (!expected) {
+          EXPECT_FALSE(e.can_mate[c]) << f.signature << " " << FenOf(e) << " colour " << int(c);
+        } else if (!e.can_mate[c]) {
+          // A dead end: confirm it (the first few hundred; they repeat).
+          if (++exceptions > 300) continue;
+          Found found = FindMate(FromFen(FenOf(e)), c, 200000, true);
+          EXPECT_EQ(found, Found::kNoMate)
+              << f.signature << " " << FenOf(e) << " colour " << int(c);
+          confirmed += found == Found::kNoMate;
+        }
+      }
+    });
+    std::printf(
+        "%-6s%s %9llu positions: White can mate in %llu, Black in %llu; %llu dead ends "
+        "for the side with mating material (%llu confirmed by search)\n",
+        f.signature,
+        f.only_same_bishops       ? " (same-coloured bishops)"
+        : f.only_opposite_bishops ? " (bishops on both colours)"
+                                  : "",
+        (unsigned long long)n, (unsigned long long)yes[kWhite], (unsigned long long)yes[kBlack],
+        (unsigned long long)exceptions, (unsigned long long)confirmed);
+    // Dead ends are rare: stalemates and forced captures.
+    if (f.white) {
+      EXPECT_GT(yes[kWhite], n * 95 / 100) << f.signature;
+    }
+    if (f.black) {
+      EXPECT_GT(yes[kBlack], n * 95 / 100) << f.signature;
+    }
+  }
+}
+
+// Independent brute force on sampled positions. A "no" in a 3-man table
+// must survive the exhaustive exploration of every reachable position; a
+// "yes" must lead to a mate found by breadth-first search (3 men: always
+// within the budget; 4 men: helpmates can be long, so a small budget may
+// run out, but the search must never exhaust the reachable set first).
+TEST(RetrogradeMate, BruteForceSearchAgrees) {
+  for (const char* signature : {"KNvK", "KBvK"}) {
+    auto table = TableOf(signature);
+    ASSERT_NE(table, nullptr);
+    int checked = 0;
+    uint64_t n = 0;
+    table->ForEachPosition([&](const RetrogradeTable::Entry& e) {
+      if (checked >= 1 || n++ < 20000) return;
+      EXPECT_FALSE(e.can_mate[kWhite]);
+      // Every placement of the minor piece and the kings, then K v K.
+      EXPECT_EQ(FindMate(FromFen(FenOf(e)), kWhite, 3000000, false), Found::kNoMate) << FenOf(e);
+      ++checked;
+    });
+    EXPECT_EQ(checked, 1);
+  }
+  struct Sample {
+    const char* signature;
+    int count;
+    size_t budget;
+  };
+  uint64_t found = 0, inconclusive = 0;
+  for (const Sample& sample :
+       {Sample{"KQvK", 40, 1000000}, Sample{"KRvK", 40, 1000000}, Sample{"KPvK", 40, 1000000},
+        Sample{"KNvKN", 10, 20000}, Sample{"KBvKN", 10, 20000}, Sample{"KBvKB", 10, 20000},
+        Sample{"KNNvK", 10, 20000}}) {
+    auto table = TableOf(sample.signature);
+    ASSERT_NE(table, nullptr);
+    const bool three_men = std::string(sample.signature).size() == 4;
+    const uint64_t stride = std::max<uint64_t>(1, table->positions() / sample.count);
+    uint64_t n = 0;
+    table->ForEachPosition([&](const RetrogradeTable::Entry& e) {
+      if (n++ % stride != 0) return;
+      for (Color c : {kWhite, kBlack}) {
+        if (!e.can_mate[c]) continue;
+        Position pos = FromFen(FenOf(e));
+        Found f = FindMate(pos, c, sample.budget, false);
+        EXPECT_NE(f, Found::kNoMate) << sample.signature << " " << FenOf(e) << " colour " << int(c);
+        if (f == Found::kBudget) {
+          // Long helpmate: let the project's helpmate search (iterative
+          // deepening, ordered toward mate) find a line, and replay it.
+          HelpmateSearch search(c, 3000000, size_t{16} << 20);
+          std::vector<Move> line;
+          if (search.Find(pos, 40, &line) && ReplaysToMate(pos, line, c)) f = Found::kMate;
+        }
+        if (three_men) {
+          EXPECT_EQ(f, Found::kMate) << sample.signature << " " << FenOf(e);
+        }
+        found += f == Found::kMate;
+        inconclusive += f == Found::kBudget;
+      }
+    });
+  }
+  std::printf(
+      "sampled \"yes\" answers: %llu helpmates found and replayed, %llu beyond the search "
+      "budgets, none refuted\n",
+      (unsigned long long)found, (unsigned long long)inconclusive);
+}
+
+// ---- solver ----------------------------------------------------------------
+
+TEST(RetrogradeSolver, ConcurrentRequestsShareTables) {
+  RetrogradeSolver solver;
+  const std::vector<std::string> signatures = {"KQvK", "KvKR", "KPvK", "KNvKN", "KBvK"};
+  std::vector<std::vector<const RetrogradeTable*>> got(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (size_t k = 0; k < signatures.size(); ++k) {
+        const std::string& sig = signatures[(k + t) % signatures.size()];
+        absl::StatusOr<std::shared_ptr<const RetrogradeTable>> table = solver.Table(sig);
+        got[t].push_back(table.ok() ? table->get() : nullptr);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) {
+    for (size_t k = 0; k < signatures.size(); ++k) {
+      const RetrogradeTable* mine = got[t][k];
+      const RetrogradeTable* first = got[0][(k + t) % signatures.size()];
+      ASSERT_NE(mine, nullptr);
+      EXPECT_EQ(mine, first);
+    }
+  }
+  EXPECT_EQ((*solver.Table("KRvK"))->signature(), "KRvK");
+  EXPECT_GT(solver.bytes(), 0u);
+}
+
+}  // namespace
+}  // namespace arbiter::tablebase
