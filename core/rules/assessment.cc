@@ -100,6 +100,10 @@ MateAbility ClosedPositionProbe(Game& game, Color side, size_t legal_moves, uint
       m.proof = "fortress";
       return m;
     }
+    // With at most 4 men, retrograde analysis settles it exactly (a table per
+    // material signature, built once: worth it only for candidates like these).
+    m = RetrogradeMateAbility(pos, side);
+    if (m.answer == CanMate::kNo) return m;
     uint64_t signature = StructureSignature(pos);
     if (signature == game.exhausted_probe_signature) return m;
     // A stalemate trap is decided within a few hundred positions or not at

@@ -8,7 +8,9 @@
 #include "core/analysis/move_limit_search.h"
 #include "core/analysis/promotion_search.h"
 #include "core/analysis/reachability.h"
+#include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
+#include "core/tablebase/retrograde.h"
 
 namespace arbiter {
 
@@ -64,7 +66,24 @@ MateAbility FromReachability(const Position& pos, Color side, const Reachability
   return out;
 }
 
+// One solver for the process: tables are costly to build and never change.
+tablebase::RetrogradeSolver& SharedRetrogradeSolver() {
+  static tablebase::RetrogradeSolver* solver = new tablebase::RetrogradeSolver();
+  return *solver;
+}
+
 }  // namespace
+
+MateAbility RetrogradeMateAbility(const Position& pos, Color side) {
+  MateAbility out;
+  if (PopCount(pos.pieces()) > tablebase::kMaxMen || pos.castling_rights()) return out;
+  absl::StatusOr<bool> can = SharedRetrogradeSolver().CanMate(pos, side);
+  if (can.ok() && !*can) {
+    out.answer = CanMate::kNo;
+    out.proof = "retrograde";
+  }
+  return out;
+}
 
 MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearchOptions& options) {
   MateAbility result = MaterialMateAbility(pos, side);
@@ -97,13 +116,19 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   if (result.answer != CanMate::kUnknown) return result;
   used += probe / 2;
 
-  // 4. Exact helpmate search: the shortest line, where the dive failed.
+  // 4. Small endgames are settled exactly by retrograde analysis.
+  if (options.retrograde) {
+    result = RetrogradeMateAbility(pos, side);
+    if (result.answer != CanMate::kUnknown) return result;
+  }
+
+  // 5. Exact helpmate search: the shortest line, where the dive failed.
   HelpmateSearch search(side, options.node_budget / 4, options.table_bytes);
   if (search.Find(work, options.max_plies, &line) && LineIsPlayable(pos, side, line))
     return MateAbility{CanMate::kYes, "", line};
   used += search.nodes();
 
-  // 5. Real endgames often need a new queen first: promote, then mate.
+  // 6. Real endgames often need a new queen first: promote, then mate.
   if (pos.pieces(side, kPawn) && used < options.node_budget) {
     uint64_t nodes_left = (options.node_budget - used) / 4;
     const uint64_t promotion_budget = nodes_left;
@@ -123,7 +148,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     }
   }
 
-  // 6. Whatever budget is left, for the exhaustive proof.
+  // 7. Whatever budget is left, for the exhaustive proof.
   if (used < options.node_budget)
     result = FromReachability(pos, side, ExploreReachable(pos, side, options.node_budget - used));
   return result;

@@ -30,17 +30,28 @@ struct MateSearchOptions {
   uint64_t node_budget = 200000;
   // Memory of the helpmate search's transposition table.
   size_t table_bytes = 16 << 20;
-  // Longest helpmate line tried, in plies.
+  // Longest line of the exact helpmate search, in plies.
   int max_plies = 15;
+  // Settle positions of at most 4 men exactly by retrograde analysis (the
+  // table of a material signature is generated on first use, ~0.5-2 s, and
+  // kept for the life of the process).
+  bool retrograde = true;
 };
 
-// Per side, cheapest method first: material classes; exhaustive exploration
-// of the reachable positions (a small share of the budget: forced lines and
-// blocked-pawn fortresses close quickly); helpmate search for a mating line;
-// then exhaustive exploration with what is left. Deterministic for a given
-// budget. Proofs: "material", "forced_line", "exhaustive_search".
+// Per side, cheapest method first (README, "How can mate is decided"):
+// material classes; the 75-move horizon; the static fortress; a guided
+// helpmate dive; a small exhaustive exploration; retrograde analysis for
+// at most 4 men; an exact helpmate search; promotion then the dive; then
+// exhaustive exploration with what is left. Deterministic for a given
+// budget. Proofs: "material", "seventy_five_move_rule", "fortress",
+// "forced_line", "exhaustive_search", "retrograde".
 MateAbility AnalyzeMateAbility(const Position& pos, Color side,
                                const MateSearchOptions& options = {});
+
+// Retrograde analysis only, for at most 4 men without castling rights: "no"
+// with proof "retrograde" when no sequence of moves lets `side` mate (exact,
+// whatever the clock), else "unknown".
+MateAbility RetrogradeMateAbility(const Position& pos, Color side);
 
 // Material only: "no" with proof "material", else "unknown". Cheap enough to
 // run after every move of every game.
