@@ -66,13 +66,12 @@ MateAbility FromReachability(const Position& pos, Color side, const Reachability
   return out;
 }
 
-// One solver for the process: tables are costly to build and never change.
+}  // namespace
+
 tablebase::RetrogradeSolver& SharedRetrogradeSolver() {
   static tablebase::RetrogradeSolver* solver = new tablebase::RetrogradeSolver();
   return *solver;
 }
-
-}  // namespace
 
 MateAbility RetrogradeMateAbility(const Position& pos, Color side) {
   MateAbility out;

@@ -10,6 +10,7 @@
 
 #include "core/analysis/material.h"
 #include "core/chess/position.h"
+#include "core/tablebase/retrograde.h"
 
 namespace arbiter {
 
@@ -47,6 +48,10 @@ struct MateSearchOptions {
 // "forced_line", "exhaustive_search", "retrograde".
 MateAbility AnalyzeMateAbility(const Position& pos, Color side,
                                const MateSearchOptions& options = {});
+
+// The process-wide solver behind RetrogradeMateAbility: tables are costly to
+// build and never change, so every caller shares them.
+tablebase::RetrogradeSolver& SharedRetrogradeSolver();
 
 // Retrograde analysis only, for at most 4 men without castling rights: "no"
 // with proof "retrograde" when no sequence of moves lets `side` mate (exact,
