@@ -100,10 +100,6 @@ MateAbility ClosedPositionProbe(Game& game, Color side, size_t legal_moves, uint
       m.proof = "fortress";
       return m;
     }
-    // With at most 4 men, retrograde analysis settles it exactly (a table per
-    // material signature, built once: worth it only for candidates like these).
-    m = RetrogradeMateAbility(pos, side);
-    if (m.answer == CanMate::kNo) return m;
     uint64_t signature = StructureSignature(pos);
     if (signature == game.exhausted_probe_signature) return m;
     // A stalemate trap is decided within a few hundred positions or not at
@@ -113,6 +109,13 @@ MateAbility ClosedPositionProbe(Game& game, Color side, size_t legal_moves, uint
       m.answer = CanMate::kNo;
       m.proof = r.proof();
     } else if (r.outcome == ReachabilityResult::kBudgetExhausted) {
+      // A locked endgame of at most 4 men the budget could not close:
+      // retrograde analysis settles it exactly. (Not for every small
+      // position: a table per material signature costs seconds to build.)
+      if (locked) {
+        m = RetrogradeMateAbility(pos, side);
+        if (m.answer == CanMate::kNo) return m;
+      }
       game.exhausted_probe_signature = signature;
     }
   }
