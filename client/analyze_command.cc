@@ -1,17 +1,21 @@
 // `arbiter analyze`: the rules verdict for one position (with optional moves
 // played from it) or for a file of FENs, one JSON line each.
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "client/args.h"
 #include "client/commands.h"
 #include "client/search_options.h"
+#include "client/tablebase_options.h"
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/rules/assessment.h"
 #include "core/rules/report.h"
+#include "core/rules/tablebase_verdict.h"
 #include "core/util/json.h"
 
 namespace arbiter::cli {
@@ -46,10 +50,48 @@ std::string Text(const Position& pos, const Assessment& a) {
   return out + "\n";
 }
 
+// Two lines: the position's value under the fifty-move rule, then the best
+// moves; or one line saying why the tables are silent.
+std::string TablebaseText(const TablebaseProbe& p) {
+  if (!p.root) return absl::StrCat("Tablebase: not covered (", p.not_covered, ")\n");
+  const RootResult& r = *p.root;
+  std::string out = absl::StrCat("Tablebase: ", ToString(r.category), " for ",
+                                 p.side_to_move == kWhite ? "White" : "Black", " to move");
+  if (r.checkmate || r.stalemate)
+    return absl::StrCat(out, r.checkmate ? " (checkmated)\n" : " (stalemate)\n");
+  if (r.precise_dtz) {
+    absl::StrAppend(&out, ", DTZ ", *r.precise_dtz, " (exact)");
+  } else {
+    // A stored DTZ n may stand for n or n + 1 plies (see wdl_category.h).
+    absl::StrAppend(&out, ", DTZ ", r.dtz, " or ", r.dtz > 0 ? r.dtz + 1 : r.dtz - 1, " (rounded)");
+  }
+  absl::StrAppend(&out, "; win within the 50-move rule: ",
+                  !r.win_within_50   ? "open"
+                  : *r.win_within_50 ? "yes"
+                                     : "no",
+                  " (halfmove clock ", r.halfmove_clock, ")\n");
+  // The first moves in the tables' order (best first), each with its value
+  // for the mover and the DTZ of the position it leads to.
+  constexpr size_t kShown = 5;
+  std::string moves;
+  for (size_t i = 0; i < r.moves.size() && i < kShown; ++i) {
+    const TablebaseMove& m = r.moves[i];
+    absl::StrAppend(&moves, i ? ", " : "", m.san, " (", ToString(Negate(m.category)));
+    if (m.checkmate) absl::StrAppend(&moves, ", checkmate");
+    const std::optional<int> dtz = m.precise_dtz ? m.precise_dtz : m.dtz;
+    if (!m.checkmate && dtz && *dtz != 0) absl::StrAppend(&moves, ", DTZ ", std::abs(*dtz));
+    absl::StrAppend(&moves, ")");
+  }
+  if (r.moves.size() > kShown) absl::StrAppend(&moves, " and ", r.moves.size() - kShown, " more");
+  absl::StrAppend(&out, "Tablebase moves: ", moves, "\n");
+  return out;
+}
+
 // One FEN plus moves: the moves build the history used by repetition claims.
 absl::StatusOr<std::string> AnalyzeOne(const std::string& fen, bool chess960,
                                        const std::vector<std::string>& moves, bool json,
-                                       const MateSearchOptions& options) {
+                                       const MateSearchOptions& options,
+                                       const SyzygyTablebase* tables) {
   absl::StatusOr<Position> pos = Position::FromFen(fen, chess960);
   if (!pos.ok()) return pos.status();
   Game game(*pos);
@@ -64,10 +106,15 @@ absl::StatusOr<std::string> AnalyzeOne(const std::string& fen, bool chess960,
     game.Play(*m);
   }
   Assessment a = Assess(game, options);
-  return json ? AssessmentJson(game.position(), a) + "\n" : Text(game.position(), a);
+  std::optional<TablebaseProbe> probe;
+  if (tables) probe = ProbeTablebase(*tables, game.position());
+  const TablebaseProbe* tb = probe ? &*probe : nullptr;
+  if (json) return AssessmentJson(game.position(), a, tb) + "\n";
+  return Text(game.position(), a) + (tb ? TablebaseText(*tb) : "");
 }
 
-int RunBatch(const std::string& path, bool chess960, const MateSearchOptions& options) {
+int RunBatch(const std::string& path, bool chess960, const MateSearchOptions& options,
+             const SyzygyTablebase* tables) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
@@ -82,7 +129,8 @@ int RunBatch(const std::string& path, bool chess960, const MateSearchOptions& op
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    absl::StatusOr<std::string> out = AnalyzeOne(line, chess960, {}, /*json=*/true, options);
+    absl::StatusOr<std::string> out =
+        AnalyzeOne(line, chess960, {}, /*json=*/true, options, tables);
     if (out.ok()) {
       std::fputs(out->c_str(), stdout);
     } else {
@@ -120,21 +168,23 @@ int RunAnalyze(const std::vector<std::string>& argv) {
     }
   }
   absl::StatusOr<Args> args =
-      Args::Parse(rest, {"fen", kBudgetOption, kTableOption}, {"json", "chess960"});
+      Args::Parse(rest, {"fen", kBudgetOption, kTableOption, kSyzygyOption}, {"json", "chess960"});
   if (!args.ok()) return Fail(args.status());
   absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, {});
   if (!options.ok()) return Fail(options.status());
+  absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = TablebaseFrom(*args);
+  if (!tables.ok()) return Fail(tables.status());
   const bool chess960 = args->Has("chess960");
   if (!args->positional().empty()) {
     if (args->positional().size() > 1 || args->Has("fen") || !moves.empty())
       return Fail(absl::InvalidArgumentError(
           "batch mode takes one FILE (or - for stdin) and no --fen/--moves"));
-    return RunBatch(args->positional()[0], chess960, *options);
+    return RunBatch(args->positional()[0], chess960, *options, tables->get());
   }
   if (!args->Has("fen"))
     return Fail(absl::InvalidArgumentError("--fen FEN is required (or a FILE of FENs)"));
   absl::StatusOr<std::string> out =
-      AnalyzeOne(args->Get("fen"), chess960, moves, args->Has("json"), *options);
+      AnalyzeOne(args->Get("fen"), chess960, moves, args->Has("json"), *options, tables->get());
   if (!out.ok()) return Fail(out.status());
   std::fputs(out->c_str(), stdout);
   return 0;

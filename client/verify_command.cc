@@ -11,6 +11,7 @@
 #include "client/args.h"
 #include "client/commands.h"
 #include "client/search_options.h"
+#include "client/tablebase_options.h"
 #include "core/io/byte_source.h"
 #include "core/rules/game_verdict.h"
 #include "core/util/json.h"
@@ -20,7 +21,6 @@ namespace arbiter::cli {
 namespace {
 
 enum class Format { kText, kJsonl, kCsv };
-
 
 int Fail(const absl::Status& s) {
   std::fprintf(stderr, "arbiter verify: %s\n", std::string(s.message()).c_str());
@@ -39,7 +39,16 @@ std::string CsvField(std::string_view s) {
 
 constexpr char kCsvHeader[] =
     "game,site,declared,termination,ruling,agrees,certain,rule,article,ended_at_ply,"
-    "moves_after_end,winner_can_mate,error,error_line\n";
+    "moves_after_end,winner_can_mate,error,error_line";
+// Appended to the header only when tables were given.
+constexpr char kCsvTablebaseHeader[] = ",tablebase_category,tablebase_contradiction";
+
+// The tablebase columns of a row (empty cells when not covered).
+std::string CsvTablebase(const TablebaseJudgement& t) {
+  const RootResult* r = t.probe.root ? &*t.probe.root : nullptr;
+  return absl::StrCat(",", r ? ToString(r->category) : "", ",",
+                      t.contradiction ? (*t.contradiction ? "true" : "false") : "");
+}
 
 std::string CsvRow(const GameVerdict& v) {
   const Ruling* r = v.ruling ? &*v.ruling : nullptr;
@@ -50,7 +59,8 @@ std::string CsvRow(const GameVerdict& v) {
       r ? (r->certain ? "true" : "false") : "", ",", r ? r->rule : "", ",", r ? r->article : "",
       ",", r && r->ended_at_ply ? absl::StrCat(*r->ended_at_ply) : "", ",",
       r ? absl::StrCat(r->moves_after_end) : "", ",", can_mate, ",", CsvField(v.error), ",",
-      v.error.empty() ? "" : absl::StrCat(v.error_line), "\n");
+      v.error.empty() ? "" : absl::StrCat(v.error_line),
+      v.tablebase ? CsvTablebase(*v.tablebase) : "", "\n");
 }
 
 std::string TextLine(const GameVerdict& v) {
@@ -63,16 +73,26 @@ std::string TextLine(const GameVerdict& v) {
   if (r.ended_at_ply) absl::StrAppend(&line, " after ply ", *r.ended_at_ply);
   if (r.moves_after_end) absl::StrAppend(&line, ", ", r.moves_after_end, " plies played after");
   if (!r.agrees) absl::StrAppend(&line, r.certain ? "  DISAGREES" : "  DISAGREES (uncertain)");
+  if (v.tablebase && !v.tablebase->note.empty()) {
+    const bool contradiction = v.tablebase->contradiction.value_or(false);
+    absl::StrAppend(&line, contradiction ? "  TABLEBASE CONTRADICTION: " : "  (tablebase: ",
+                    v.tablebase->note, contradiction ? "" : ")");
+  }
   return line + "\n";
 }
 
 struct Summary {
   int64_t games = 0, errors = 0, agree = 0, disagree = 0, uncertain = 0;
+  // Counted, and printed, only when tables were given.
+  bool tablebases = false;
+  int64_t tablebase_covered = 0, tablebase_contradictions = 0;
   std::map<std::string, int64_t> by_rule;
   std::map<std::string, int64_t> disagreements;  // "declared -> ruling by rule"
 
   void Add(const GameVerdict& v) {
     ++games;
+    if (v.tablebase && v.tablebase->probe.root) ++tablebase_covered;
+    if (v.tablebase && v.tablebase->contradiction.value_or(false)) ++tablebase_contradictions;
     if (!v.ruling) {
       ++errors;
       return;
@@ -97,6 +117,10 @@ struct Summary {
     o.Add("games", games).Add("errors", errors).Add("agree", agree).Add("disagree", disagree);
     o.Add("uncertain", uncertain).AddRaw("by_rule", map_json(by_rule));
     o.AddRaw("disagreements", map_json(disagreements));
+    if (tablebases) {
+      o.Add("tablebase_covered", tablebase_covered);
+      o.Add("tablebase_contradictions", tablebase_contradictions);
+    }
     o.AddRaw("seconds", absl::StrCat(seconds));
     return json::Object().AddRaw("summary", o.Close()).Close() + "\n";
   }
@@ -109,6 +133,9 @@ struct Summary {
     for (const auto& [rule, n] : by_rule) absl::StrAppend(&out, "  ", rule, ": ", n, "\n");
     if (!disagreements.empty()) absl::StrAppend(&out, "Disagreements (declared -> ruling):\n");
     for (const auto& [kind, n] : disagreements) absl::StrAppend(&out, "  ", kind, ": ", n, "\n");
+    if (tablebases)
+      absl::StrAppend(&out, "Tablebase: ", tablebase_covered, " final positions covered, ",
+                      tablebase_contradictions, " contradictions\n");
     absl::StrAppend(&out, "Time: ", seconds, " s (", seconds > 0 ? int64_t(games / seconds) : 0,
                     " games/s)\n");
     return out;
@@ -119,13 +146,16 @@ struct Summary {
 
 int RunVerify(const std::vector<std::string>& argv) {
   absl::StatusOr<Args> args =
-      Args::Parse(argv, {"format", "jobs", kBudgetOption, kTableOption}, {});
+      Args::Parse(argv, {"format", "jobs", kBudgetOption, kTableOption, kSyzygyOption}, {});
   if (!args.ok()) return Fail(args.status());
   // The same budget as single-position analysis (a ruling must not depend
   // on how it was asked); most game ends are decided in a few hundred nodes
   // and the table grows only as a search needs it.
   absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, MateSearchOptions{});
   if (!options.ok()) return Fail(options.status());
+  absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = TablebaseFrom(*args);
+  if (!tables.ok()) return Fail(tables.status());
+  const SyzygyTablebase* tb = tables->get();
   if (args->positional().size() != 1)
     return Fail(absl::InvalidArgumentError("give one PGN file (.pgn or .pgn.zst), or - for stdin"));
   Format format;
@@ -155,13 +185,17 @@ int RunVerify(const std::vector<std::string>& argv) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   Summary summary;
-  if (format == Format::kCsv) std::fputs(kCsvHeader, stdout);
+  summary.tablebases = tb != nullptr;
+  if (format == Format::kCsv)
+    std::fputs(absl::StrCat(kCsvHeader, tb ? kCsvTablebaseHeader : "", "\n").c_str(), stdout);
 
   thread_local ReplayedGame scratch;
   OrderedParallelMap<RawGame, GameVerdict>::Run(
       {.threads = int(*jobs), .batch_size = 64, .max_batches = size_t(4 * *jobs)},
       [&](RawGame* game) { return reader.Next(game); },
-      [&](RawGame& game, GameVerdict* verdict) { VerifyGame(game, *options, &scratch, verdict); },
+      [&](RawGame& game, GameVerdict* verdict) {
+        VerifyGame(game, *options, &scratch, verdict, tb);
+      },
       [&](GameVerdict& v) {
         summary.Add(v);
         std::string line = format == Format::kJsonl ? GameVerdictJson(v) + "\n"

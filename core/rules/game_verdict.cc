@@ -17,10 +17,25 @@ int64_t LineFromMessage(std::string_view message) {
   return line;
 }
 
+// The tablebase fields of a record: `tablebase` (the final position's
+// value, or null), `tablebase_contradiction` (true / false / null) and
+// `tablebase_note` (a reason or remark, or null).
+void AddTablebaseFields(const TablebaseJudgement& t, json::Object* o) {
+  o->AddRaw("tablebase", TablebasePositionJson(t.probe));
+  if (t.contradiction)
+    o->Add("tablebase_contradiction", *t.contradiction);
+  else
+    o->AddNull("tablebase_contradiction");
+  if (t.note.empty())
+    o->AddNull("tablebase_note");
+  else
+    o->Add("tablebase_note", t.note);
+}
+
 }  // namespace
 
 void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGame* scratch,
-                GameVerdict* out) {
+                GameVerdict* out, const SyzygyTablebase* tables) {
   *out = GameVerdict{};
   out->game = raw.index;
   if (const std::string* site = raw.Tag("Site")) out->site = *site;
@@ -33,15 +48,17 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
   if (!scratch->error.ok()) {
     out->error = std::string(scratch->error.message());
     out->error_line = LineFromMessage(out->error);
+    if (tables) out->tablebase = NoPositionJudgement("the game could not be replayed");
     return;
   }
-  Ruling ruling =
-      RuleGame(scratch->start, scratch->moves, {out->declared, out->termination}, options);
+  const DeclaredOutcome declared{out->declared, out->termination};
+  Ruling ruling = RuleGame(scratch->start, scratch->moves, declared, options);
   // The position where the game was ruled: replay up to the ending.
   Position pos = scratch->start;
   int end = ruling.ended_at_ply.value_or(int(scratch->moves.size()));
   for (int i = 0; i < end; ++i) pos.DoMove(scratch->moves[i]);
   out->end_fen = pos.Fen();
+  if (tables) out->tablebase = JudgeDeclaredResult(*tables, pos, ruling, declared);
   for (Move m : ruling.winner_can_mate.line) {
     out->winner_line.push_back(ToUci(pos, m));
     pos.DoMove(m);
@@ -56,6 +73,7 @@ std::string GameVerdictJson(const GameVerdict& v) {
   if (!v.ruling) {
     o.AddNull("ruling").AddNull("agrees").AddNull("rule").AddNull("article");
     o.AddNull("ended_at_ply").AddNull("moves_after_end");
+    if (v.tablebase) AddTablebaseFields(*v.tablebase, &o);
     o.AddRaw("error", json::Object().Add("message", v.error).Add("line", v.error_line).Close());
     return o.Close();
   }
@@ -92,6 +110,7 @@ std::string GameVerdictJson(const GameVerdict& v) {
   }
   o.AddRaw("claim_grounds",
            json::Array(r.claim_grounds, [](const std::string& s) { return json::Quote(s); }));
+  if (v.tablebase) AddTablebaseFields(*v.tablebase, &o);
   o.AddNull("error");
   return o.Close();
 }

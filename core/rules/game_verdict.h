@@ -10,6 +10,8 @@
 #include "core/pgn/game_replay.h"
 #include "core/pgn/pgn_reader.h"
 #include "core/rules/ruling.h"
+#include "core/rules/tablebase_verdict.h"
+#include "core/tablebase/syzygy.h"
 
 namespace arbiter {
 
@@ -25,13 +27,19 @@ struct GameVerdict {
   std::vector<std::string> winner_line;
   std::string error;  // empty, or what is wrong
   int64_t error_line = 0;
+  // Set exactly when tables were given: the records of a run without tables
+  // stay as they were before tablebases existed.
+  std::optional<TablebaseJudgement> tablebase;
 };
 
-// `scratch` is reused between calls to avoid reallocations.
+// `scratch` is reused between calls to avoid reallocations. With `tables`,
+// the position where the game was ruled is probed and compared with the
+// declared result (core/rules/tablebase_verdict.h).
 void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGame* scratch,
-                GameVerdict* out);
+                GameVerdict* out, const SyzygyTablebase* tables = nullptr);
 
-// One JSON object (no newline) with every field of the verdict.
+// One JSON object (no newline) with every field of the verdict; the
+// tablebase fields only when `v.tablebase` is set.
 std::string GameVerdictJson(const GameVerdict& v);
 
 }  // namespace arbiter

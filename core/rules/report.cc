@@ -52,7 +52,8 @@ std::string ClaimsJson(const Position& pos, const DrawClaims& c) {
       .Close();
 }
 
-std::string AssessmentJson(const Position& pos, const Assessment& a) {
+std::string AssessmentJson(const Position& pos, const Assessment& a,
+                           const TablebaseProbe* tablebase) {
   json::Object o;
   o.Add("fen", pos.Fen());
   o.Add("status", ToString(a.status));
@@ -77,6 +78,12 @@ std::string AssessmentJson(const Position& pos, const Assessment& a) {
   o.AddRaw("white", MateAbilityJson(pos, a.white));
   o.AddRaw("black", MateAbilityJson(pos, a.black));
   o.AddRaw("claims", ClaimsJson(pos, a.claims));
+  if (tablebase) {
+    if (tablebase->root)
+      o.AddRaw("tablebase", TablebaseJson(*tablebase->root));
+    else
+      o.AddNull("tablebase");
+  }
   return o.Close();
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/rules/assessment.h"
+#include "core/rules/tablebase_verdict.h"
 
 namespace arbiter {
 
@@ -13,6 +14,10 @@ std::string MateAbilityJson(const Position& pos, const MateAbility& m);
 // {"threefold": {...}, "fifty": {...}} with articles and UCI moves.
 std::string ClaimsJson(const Position& pos, const DrawClaims& c);
 // The full analysis record of one position (without the trailing newline).
-std::string AssessmentJson(const Position& pos, const Assessment& a);
+// With `tablebase` (tables were given) it ends with "tablebase": the root
+// probe in the Lichess API's shape (TablebaseJson), or null when the tables
+// do not cover the position; without, the key is left out.
+std::string AssessmentJson(const Position& pos, const Assessment& a,
+                           const TablebaseProbe* tablebase = nullptr);
 
 }  // namespace arbiter
