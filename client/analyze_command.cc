@@ -174,6 +174,7 @@ int RunAnalyze(const std::vector<std::string>& argv) {
   if (!options.ok()) return Fail(options.status());
   absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = TablebaseFrom(*args);
   if (!tables.ok()) return Fail(tables.status());
+  options->syzygy = tables->get();  // a tablebase win proves "can mate"
   const bool chess960 = args->Has("chess960");
   if (!args->positional().empty()) {
     if (args->positional().size() > 1 || args->Has("fen") || !moves.empty())

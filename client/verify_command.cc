@@ -156,6 +156,7 @@ int RunVerify(const std::vector<std::string>& argv) {
   absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = TablebaseFrom(*args);
   if (!tables.ok()) return Fail(tables.status());
   const SyzygyTablebase* tb = tables->get();
+  options->syzygy = tb;  // a tablebase win proves "can mate"
   if (args->positional().size() != 1)
     return Fail(absl::InvalidArgumentError("give one PGN file (.pgn or .pgn.zst), or - for stdin"));
   Format format;

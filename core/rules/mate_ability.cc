@@ -11,6 +11,7 @@
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
 #include "core/tablebase/retrograde.h"
+#include "core/tablebase/syzygy_mating_line.h"
 
 namespace arbiter {
 
@@ -108,6 +109,13 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   if (guided.Find(work, kGuidedMaxPlies, &line) && LineIsPlayable(pos, side, line))
     return MateAbility{CanMate::kYes, "", line};
   uint64_t used = guided.nodes();
+
+  // 2b. A tablebase win proves mate; the tables give the line.
+  if (options.syzygy && PopCount(pos.pieces()) <= options.syzygy->largest() &&
+      !pos.castling_rights()) {
+    absl::StatusOr<std::vector<Move>> won = SyzygyMatingLine(*options.syzygy, pos, side);
+    if (won.ok() && LineIsPlayable(pos, side, *won)) return MateAbility{CanMate::kYes, "", *won};
+  }
 
   // 3. A small exhaustive exploration settles forced lines and fortresses.
   const uint64_t probe = std::max<uint64_t>(options.node_budget / 10, 1);

@@ -11,6 +11,7 @@
 #include "core/analysis/material.h"
 #include "core/chess/position.h"
 #include "core/tablebase/retrograde.h"
+#include "core/tablebase/syzygy.h"
 
 namespace arbiter {
 
@@ -37,6 +38,9 @@ struct MateSearchOptions {
   // table of a material signature is generated on first use, ~0.5-2 s, and
   // kept for the life of the process).
   bool retrograde = true;
+  // Syzygy tables, when the user gave some: a tablebase win for the side
+  // proves it can mate, with the line the tables give (after the dive).
+  const SyzygyTablebase* syzygy = nullptr;
 };
 
 // Per side, cheapest method first (README, "How can mate is decided"):
