@@ -3,6 +3,7 @@
 // position.
 //
 //   mate_ability_bench FILE.pgn[.zst] [--budget N] [--all] [--show-unknown] [--max-games N]
+//                      [--no-retrograde]
 //   mate_ability_bench --fens FILE [--budget N]    (lines "FEN|w" or "FEN|b")
 //
 // Default: (a) the final position of every decisive "Time forfeit" game, for
@@ -73,6 +74,8 @@ int main(int argc, char** argv) {
       fens = argv[++i];
     } else if (!std::strcmp(argv[i], "--max-games") && i + 1 < argc) {
       max_games = std::strtol(argv[++i], nullptr, 10);
+    } else if (!std::strcmp(argv[i], "--no-retrograde")) {
+      options.retrograde = false;  // time the searches without table builds
     } else if (!std::strcmp(argv[i], "--all")) {
       all = true;
     } else if (!std::strcmp(argv[i], "--show-unknown")) {
