@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/chess/movegen.h"
+#include "core/chess/random_placement.h"
 #include "core/tablebase/syzygy.h"
 
 namespace arbiter {
@@ -38,33 +39,9 @@ struct Fixture {
 };
 
 std::string Placement(const std::string& white, const std::string& black, std::mt19937_64& rng) {
-  char board[64];
-  std::fill(std::begin(board), std::end(board), '.');
-  for (int side = 0; side < 2; ++side)
-    for (char man : side == 0 ? white : black) {
-      int sq;
-      do {
-        sq = int(rng() % 64);
-      } while (board[sq] != '.' || (man == 'P' && (sq < 8 || sq >= 56)));
-      board[sq] = side == 0 ? man : char(man - 'A' + 'a');
-    }
-  std::string fen;
-  for (int rank = 7; rank >= 0; --rank) {
-    int empty = 0;
-    for (int file = 0; file < 8; ++file) {
-      char c = board[rank * 8 + file];
-      if (c == '.') {
-        ++empty;
-        continue;
-      }
-      if (empty) fen += char('0' + empty);
-      empty = 0;
-      fen += c;
-    }
-    if (empty) fen += char('0' + empty);
-    if (rank) fen += '/';
-  }
-  return fen + ((rng() % 2) ? " w - - 0 1" : " b - - 0 1");
+  const arbiter::Color stm = rng() % 2 ? arbiter::kWhite : arbiter::kBlack;
+  std::optional<arbiter::Position> pos = arbiter::RandomPlacement(white + "v" + black, stm, rng);
+  return pos ? pos->Fen() : std::string();
 }
 
 // 4096 positions, the same number from each table that both probes answer.

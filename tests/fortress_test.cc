@@ -12,6 +12,7 @@
 
 #include "core/analysis/guided_mate_search.h"
 #include "core/analysis/reachability.h"
+#include "core/chess/random_placement.h"
 #include "tests/test_support.h"
 
 namespace arbiter {
@@ -50,21 +51,9 @@ std::string RandomWallFen(std::mt19937& rng) {
       break;
     }
   }
-  std::string fen;
-  for (int rank = 7; rank >= 0; --rank) {
-    int empty = 0;
-    for (int file = 0; file < 8; ++file) {
-      if (board[rank][file] == '.') {
-        ++empty;
-        continue;
-      }
-      if (empty) fen += char('0' + empty);
-      empty = 0;
-      fen += board[rank][file];
-    }
-    if (empty) fen += char('0' + empty);
-    if (rank) fen += '/';
-  }
+  std::string flat;
+  for (const auto& rank : board) flat.append(rank, 8);
+  const std::string fen = FenPlacement(flat);
   return fen + (rng() % 2 ? " w" : " b") + " - - 0 1";
 }
 

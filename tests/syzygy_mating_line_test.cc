@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/chess/movegen.h"
+#include "core/chess/random_placement.h"
 #include "core/rules/mate_ability.h"
 #include "tests/test_support.h"
 
@@ -23,54 +24,14 @@ std::shared_ptr<const SyzygyTablebase> Tables() {
   return tables.ok() ? *tables : nullptr;
 }
 
-// Random legal placement of `men` (white first side, e.g. "KQvK").
-std::optional<Position> RandomPosition(const std::string& men, std::mt19937& rng) {
-  for (int attempt = 0; attempt < 1000; ++attempt) {
-    std::string board(64, '.');
-    bool white = true, ok = true;
-    for (char c : men) {
-      if (c == 'v') {
-        white = false;
-        continue;
-      }
-      const int sq = int(rng() % 64);
-      if (board[sq] != '.' || (c == 'P' && (sq < 8 || sq >= 56))) {
-        ok = false;
-        break;
-      }
-      board[sq] = white ? c : char(c - 'A' + 'a');
-    }
-    if (!ok) continue;
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-      int empty = 0;
-      for (int file = 0; file < 8; ++file) {
-        const char c = board[rank * 8 + file];
-        if (c == '.') {
-          ++empty;
-          continue;
-        }
-        if (empty) fen += char('0' + empty);
-        empty = 0;
-        fen += c;
-      }
-      if (empty) fen += char('0' + empty);
-      if (rank) fen += '/';
-    }
-    absl::StatusOr<Position> pos = Position::FromFen(fen + (rng() % 2 ? " w" : " b") + " - - 0 1");
-    if (pos.ok()) return *pos;
-  }
-  return std::nullopt;
-}
-
 TEST(SyzygyMatingLine, WonPositionsReplayToMate) {
   std::shared_ptr<const SyzygyTablebase> tables = Tables();
   if (!tables) GTEST_SKIP() << "no Syzygy tables (../shared/syzygy or $ARBITER_SHARED/syzygy)";
-  std::mt19937 rng(31);
+  std::mt19937_64 rng(31);
   int lines = 0, longest = 0;
   for (const char* men : {"KQvK", "KRvK", "KBNvK", "KPvK", "KRvKP", "KQvKR", "KBBvK"}) {
     for (int i = 0; i < 40; ++i) {
-      std::optional<Position> pos = RandomPosition(men, rng);
+      std::optional<Position> pos = RandomPlacement(men, rng() % 2 ? kWhite : kBlack, rng);
       ASSERT_TRUE(pos) << men;
       absl::StatusOr<WdlResult> wdl = tables->ProbeWdl(*pos);
       ASSERT_TRUE(wdl.ok()) << wdl.status();

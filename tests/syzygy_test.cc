@@ -27,6 +27,7 @@
 
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
+#include "core/chess/random_placement.h"
 #include "core/tablebase/wdl_category.h"
 #include "tests/test_support.h"
 
@@ -108,52 +109,15 @@ std::vector<std::string> TableNames(const std::string& dir) {
 
 // A random legal position with the men `white` / `black` ("KRP", "KR"), side
 // to move `stm`, halfmove clock `clock`; empty if none found.
-std::optional<Position> RandomPlacement(const std::string& white, const std::string& black,
-                                        Color stm, int clock, std::mt19937_64& rng) {
-  for (int attempt = 0; attempt < 1000; ++attempt) {
-    char board[64];
-    std::fill(std::begin(board), std::end(board), '.');
-    bool ok = true;
-    for (int side = 0; side < 2 && ok; ++side) {
-      for (char man : side == 0 ? white : black) {
-        int sq = -1;
-        for (int t = 0; t < 200; ++t) {
-          int s = int(rng() % 64);
-          if (board[s] == '.' && !(man == 'P' && (s < 8 || s >= 56))) {
-            sq = s;
-            break;
-          }
-        }
-        if (sq < 0) {
-          ok = false;
-          break;
-        }
-        board[sq] = side == 0 ? man : char(man - 'A' + 'a');
-      }
-    }
-    if (!ok) continue;
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-      int empty = 0;
-      for (int file = 0; file < 8; ++file) {
-        char c = board[rank * 8 + file];
-        if (c == '.') {
-          ++empty;
-          continue;
-        }
-        if (empty) fen += char('0' + empty);
-        empty = 0;
-        fen += c;
-      }
-      if (empty) fen += char('0' + empty);
-      if (rank) fen += '/';
-    }
-    fen += stm == kWhite ? " w - - " : " b - - ";
-    fen += std::to_string(clock) + " 1";
-    absl::StatusOr<Position> pos = Position::FromFen(fen);
-    if (pos.ok()) return *std::move(pos);
-  }
-  return std::nullopt;
+std::optional<Position> RandomPlacementWithClock(const std::string& white, const std::string& black,
+                                                 Color stm, int clock, std::mt19937_64& rng) {
+  std::optional<Position> pos = RandomPlacement(white + "v" + black, stm, rng);
+  if (!pos) return pos;
+  std::string fen = pos->Fen();  // "... - - 0 1"
+  fen = fen.substr(0, fen.rfind(" 0 1")) + " " + std::to_string(clock) + " 1";
+  absl::StatusOr<Position> with_clock = Position::FromFen(fen);
+  if (!with_clock.ok()) return std::nullopt;
+  return *std::move(with_clock);
 }
 
 // K+P v K+P just after a double push that the side to move can take en
@@ -548,7 +512,7 @@ TEST(SyzygyTest, MatchesFathomCommandLine) {
       if (!pos) {
         int clock = (rng() % 2) ? 0 : int(1 + rng() % 110);
         bool swap = rng() % 2;
-        pos = RandomPlacement(swap ? black : white, swap ? white : black, stm, clock, rng);
+        pos = RandomPlacementWithClock(swap ? black : white, swap ? white : black, stm, clock, rng);
       }
       ASSERT_TRUE(pos.has_value()) << name;
       positions.push_back(*pos);
@@ -699,7 +663,7 @@ TEST(SyzygyTest, ConcurrentProbesRightAfterOpening) {
     std::string white = name.substr(0, name.find('v')), black = name.substr(name.find('v') + 1);
     per_table.emplace_back();
     for (int i = 0; i < 60; ++i) {
-      auto pos = RandomPlacement(white, black, (i % 2) ? kWhite : kBlack, 0, rng);
+      auto pos = RandomPlacementWithClock(white, black, (i % 2) ? kWhite : kBlack, 0, rng);
       ASSERT_TRUE(pos.has_value());
       per_table.back().push_back(*pos);
     }
@@ -837,7 +801,7 @@ TEST(SyzygyTest, ExactDtzAndFiftyMoveBoundary) {
            {"KQ", "K"}, {"KR", "KN"}, {"KP", "KP"}, {"KQ", "KP"}, {"KBN", "K"}, {"KR", "KB"}}) {
     int found = 0;
     for (int attempt = 0; attempt < 3000 && found < 20; ++attempt) {
-      auto pos = RandomPlacement(white, black, (attempt % 2) ? kWhite : kBlack, 0, rng);
+      auto pos = RandomPlacementWithClock(white, black, (attempt % 2) ? kWhite : kBlack, 0, rng);
       if (!pos || MoveList(*pos).empty()) continue;
       auto quick = tb->ProbeRoot(*pos);
       ASSERT_TRUE(quick.ok()) << quick.status();

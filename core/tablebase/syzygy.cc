@@ -18,6 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
+#include "core/chess/random_placement.h"
 #include "core/util/json.h"
 
 namespace arbiter {
@@ -141,49 +142,13 @@ bool ParseMaterial(std::string_view name, std::string* white, std::string* black
 std::optional<Position> WarmUpPosition(const std::string& white, const std::string& black,
                                        std::mt19937_64& rng) {
   for (int attempt = 0; attempt < 2000; ++attempt) {
-    char board[64];
-    std::fill(std::begin(board), std::end(board), '.');
-    bool ok = true;
-    for (int side = 0; side < 2 && ok; ++side) {
-      for (char man : side == 0 ? white : black) {
-        int sq;
-        int tries = 0;
-        do {
-          sq = int(rng() % 64);
-          if (++tries > 1000) break;
-        } while (board[sq] != '.' || (man == 'P' && (sq < 8 || sq >= 56)));
-        if (board[sq] != '.') {
-          ok = false;
-          break;
-        }
-        board[sq] = side == 0 ? man : char(man - 'A' + 'a');
-      }
-    }
-    if (!ok) continue;
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-      int empty = 0;
-      for (int file = 0; file < 8; ++file) {
-        char c = board[rank * 8 + file];
-        if (c == '.') {
-          ++empty;
-          continue;
-        }
-        if (empty) fen += char('0' + empty);
-        empty = 0;
-        fen += c;
-      }
-      if (empty) fen += char('0' + empty);
-      if (rank) fen += '/';
-    }
-    fen += " w - - 0 1";
-    absl::StatusOr<Position> pos = Position::FromFen(fen);
-    if (!pos.ok()) continue;
+    std::optional<Position> pos = RandomPlacement(white + "v" + black, kWhite, rng, 1);
+    if (!pos) continue;
     MoveList moves(*pos);
     if (std::any_of(moves.begin(), moves.end(),
                     [&](Move m) { return CapturedType(*pos, m) != kNoPieceType; }))
       continue;
-    return *std::move(pos);
+    return pos;
   }
   return std::nullopt;
 }
