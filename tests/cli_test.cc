@@ -12,37 +12,21 @@
 namespace arbiter {
 namespace {
 
-struct CliResult {
-  int exit_code;
-  std::string out;
-};
+using testing::Lines;
 
 // Runs the arbiter binary with `args` (shell words) and captures stdout.
-CliResult Arbiter(const std::string& args, const std::string& stdin_text = "") {
+testing::CommandResult Arbiter(const std::string& args, const std::string& stdin_text = "") {
   std::string cmd = std::string(ARBITER_BINARY_DIR) + "/arbiter " + args + " 2>/dev/null";
   if (!stdin_text.empty()) {
     std::string input = ::testing::TempDir() + "/cli_stdin.txt";
     std::ofstream(input) << stdin_text;
     cmd += " < " + input;
   }
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> lines;
-  std::istringstream in(s);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
+  return testing::RunCommand(cmd);
 }
 
 TEST(Cli, PerftJsonAndDivide) {
-  CliResult r = Arbiter("perft --depth 3 --json");
+  testing::CommandResult r = Arbiter("perft --depth 3 --json");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out.rfind("{\"nodes\": 8902, \"seconds\": ", 0), 0u) << r.out;
   r = Arbiter("perft --fen '8/8/8/8/8/8/8/K6k w - - 0 1' --depth 2 --divide");
@@ -62,11 +46,11 @@ TEST(Cli, BadInputGivesClearErrorsAndExitCodes) {
 }
 
 TEST(Cli, AnalyzeBatchKeepsOrderAndReportsBadLines) {
-  CliResult r = Arbiter("analyze -",
-                        "8/8/8/8/8/8/8/K6k w - - 0 1\n"
-                        "not a fen\n"
-                        "\n"
-                        "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1\n");
+  testing::CommandResult r = Arbiter("analyze -",
+                                     "8/8/8/8/8/8/8/K6k w - - 0 1\n"
+                                     "not a fen\n"
+                                     "\n"
+                                     "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1\n");
   std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 3u) << r.out;
   EXPECT_NE(lines[0].find("\"status\": \"dead\""), std::string::npos);
@@ -79,22 +63,22 @@ TEST(Cli, AnalyzeBatchKeepsOrderAndReportsBadLines) {
 TEST(Cli, VerifyBundledExampleInAllFormats) {
   std::string example = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
   ASSERT_TRUE(std::filesystem::exists(example));
-  CliResult jsonl = Arbiter("verify --format jsonl " + example);
+  testing::CommandResult jsonl = Arbiter("verify --format jsonl " + example);
   ASSERT_EQ(jsonl.exit_code, 0);
   std::vector<std::string> lines = Lines(jsonl.out);
   ASSERT_GE(lines.size(), 2u);
   for (size_t i = 0; i + 1 < lines.size(); ++i)
     EXPECT_EQ(lines[i].rfind("{\"game\": " + std::to_string(i + 1) + ",", 0), 0u) << lines[i];
   EXPECT_EQ(lines.back().rfind("{\"summary\": ", 0), 0u);
-  CliResult csv = Arbiter("verify --format csv " + example);
+  testing::CommandResult csv = Arbiter("verify --format csv " + example);
   EXPECT_EQ(Lines(csv.out).size(), lines.size());  // header + one row per game
-  CliResult text = Arbiter("verify " + example);
+  testing::CommandResult text = Arbiter("verify " + example);
   EXPECT_NE(text.out.find("By rule:"), std::string::npos);
   // Reading stdin gives the same records.
   std::ifstream in(example);
   std::stringstream content;
   content << in.rdbuf();
-  CliResult piped = Arbiter("verify --format jsonl -", content.str());
+  testing::CommandResult piped = Arbiter("verify --format jsonl -", content.str());
   auto strip_time = [](std::string s) { return s.substr(0, s.find("\"seconds\"")); };
   EXPECT_EQ(strip_time(piped.out), strip_time(jsonl.out));
 }
@@ -103,8 +87,8 @@ TEST(Cli, VerifyIsDeterministicAcrossJobCounts) {
   std::string dir = arbiter::testing::SharedDir();
   if (dir.empty()) GTEST_SKIP() << "shared game records not found (set ARBITER_SHARED)";
   std::string file = dir + "/games/otb_kasparov_2128.pgn.zst";
-  CliResult one = Arbiter("verify --format jsonl --jobs 1 " + file);
-  CliResult many = Arbiter("verify --format jsonl --jobs 3 " + file);
+  testing::CommandResult one = Arbiter("verify --format jsonl --jobs 1 " + file);
+  testing::CommandResult many = Arbiter("verify --format jsonl --jobs 3 " + file);
   auto strip_time = [](std::string s) { return s.substr(0, s.find("\"seconds\"")); };
   ASSERT_EQ(one.exit_code, 0);
   EXPECT_EQ(Lines(one.out).size(), 2128u + 1);
@@ -119,7 +103,7 @@ TEST(Cli, VerifyAllSharedGameFiles) {
   for (const auto& entry : std::filesystem::directory_iterator(dir + "/games")) {
     if (entry.path().extension() != ".zst") continue;
     ++files;
-    CliResult r = Arbiter("verify --format jsonl " + entry.path().string());
+    testing::CommandResult r = Arbiter("verify --format jsonl " + entry.path().string());
     ASSERT_EQ(r.exit_code, 0) << entry.path();
     std::vector<std::string> lines = Lines(r.out);
     ASSERT_FALSE(lines.empty());

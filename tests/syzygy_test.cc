@@ -141,22 +141,7 @@ std::optional<Position> RandomEnPassant(Color stm, std::mt19937_64& rng) {
     board[bk] = 'k';
     board[pushed] = stm == kWhite ? 'p' : 'P';
     board[capturer] = stm == kWhite ? 'P' : 'p';
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-      int empty = 0;
-      for (int f = 0; f < 8; ++f) {
-        char c = board[rank * 8 + f];
-        if (c == '.') {
-          ++empty;
-          continue;
-        }
-        if (empty) fen += char('0' + empty);
-        empty = 0;
-        fen += c;
-      }
-      if (empty) fen += char('0' + empty);
-      if (rank) fen += '/';
-    }
+    std::string fen = FenPlacement(std::string_view(board, 64));
     fen += stm == kWhite ? " w - " : " b - ";
     fen += SquareName(ep) + " 0 1";
     absl::StatusOr<Position> pos = Position::FromFen(fen);

@@ -15,33 +15,18 @@
 namespace arbiter {
 namespace {
 
-using ::arbiter::testing::Contains;
+using testing::Lines;
 
-struct CliResult {
-  int exit_code;
-  std::string out;  // stdout, and stderr too when asked for
-};
+using ::arbiter::testing::Contains;
 
 // Runs the arbiter binary with `args` (shell words). ARBITER_SYZYGY is
 // cleared unless `env` sets it, so that the caller's environment cannot
 // change what is tested.
-CliResult Arbiter(const std::string& args, bool with_stderr = false, const std::string& env = "") {
+testing::CommandResult Arbiter(const std::string& args, bool with_stderr = false,
+                               const std::string& env = "") {
   std::string cmd = "env -u ARBITER_SYZYGY " + env + " " + std::string(ARBITER_BINARY_DIR) +
                     "/arbiter " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> lines;
-  std::istringstream in(s);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
+  return testing::RunCommand(cmd);
 }
 
 // The shared tables, or "" (the test then skips, saying why).
@@ -59,7 +44,7 @@ std::string Tables() {
                   "tablebase CLI tests need them"
 
 std::string AnalyzeJson(const std::string& tables, const std::string& fen) {
-  CliResult r = Arbiter("analyze --json --syzygy " + tables + " --fen '" + fen + "'");
+  testing::CommandResult r = Arbiter("analyze --json --syzygy " + tables + " --fen '" + fen + "'");
   EXPECT_EQ(r.exit_code, 0) << fen;
   return r.out;
 }
@@ -76,14 +61,14 @@ TEST(TablebaseCli, AnalyzeKQvKWin) {
                       "\"moves\": [{\"uci\": \"b1e4\", \"san\": \"Qe4\", \"category\": \"loss\", "
                       "\"dtz\": -10, \"precise_dtz\": -10, \"zeroing\": false");
   // Tables add one key at the end; everything before it is unchanged.
-  CliResult plain = Arbiter("analyze --json --fen '" + fen + "'");
+  testing::CommandResult plain = Arbiter("analyze --json --fen '" + fen + "'");
   ASSERT_EQ(plain.exit_code, 0);
   EXPECT_EQ(plain.out.find("tablebase"), std::string::npos);
   ASSERT_EQ(plain.out.substr(plain.out.size() - 2), "}\n");
   const std::string before = plain.out.substr(0, plain.out.size() - 2);
   EXPECT_EQ(json.rfind(before + ", \"tablebase\": {", 0), 0u) << json;
 
-  CliResult text = Arbiter("analyze --syzygy " + tables + " --fen '" + fen + "'");
+  testing::CommandResult text = Arbiter("analyze --syzygy " + tables + " --fen '" + fen + "'");
   EXPECT_PRED_FORMAT2(Contains, text.out,
                       "Tablebase: win for White to move, DTZ 11 (exact); win within the 50-move "
                       "rule: yes (halfmove clock 0)\nTablebase moves: Qe4 (win, DTZ 10), ");
@@ -123,7 +108,7 @@ TEST(TablebaseCli, AnalyzeNotCovered) {
   // Castling rights: Syzygy tables have none, even for four men.
   const std::string castling = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1";
   EXPECT_PRED_FORMAT2(Contains, AnalyzeJson(tables, castling), "\"tablebase\": null}");
-  CliResult text = Arbiter("analyze --syzygy " + tables + " --fen '" + castling + "'");
+  testing::CommandResult text = Arbiter("analyze --syzygy " + tables + " --fen '" + castling + "'");
   EXPECT_PRED_FORMAT2(Contains, text.out, "Tablebase: not covered (position has castling rights");
   // Six men: more than the largest table.
   const std::string six = "4k3/8/8/8/8/8/PPPP4/4K3 w - - 0 1";
@@ -142,7 +127,7 @@ TEST(TablebaseCli, AnalyzeBatchAndDirectoryLists) {
   // A ':'-joined list, a repeated option and the environment all name tables.
   for (const std::string& how :
        {"--syzygy " + tables + ":" + tables, "--syzygy " + tables + " --syzygy=" + tables}) {
-    CliResult r = Arbiter("analyze " + input + " " + how);
+    testing::CommandResult r = Arbiter("analyze " + input + " " + how);
     std::vector<std::string> lines = Lines(r.out);
     ASSERT_EQ(lines.size(), 3u) << how << "\n" << r.out;
     EXPECT_PRED_FORMAT2(Contains, lines[0], "\"tablebase\": {\"category\": \"loss\", \"dtz\": -14");
@@ -150,16 +135,16 @@ TEST(TablebaseCli, AnalyzeBatchAndDirectoryLists) {
     EXPECT_PRED_FORMAT2(Contains, lines[2], "\"tablebase\": null}");
     EXPECT_EQ(r.exit_code, 1);  // the bad line
   }
-  CliResult env = Arbiter("analyze " + input, false, "ARBITER_SYZYGY=" + tables);
+  testing::CommandResult env = Arbiter("analyze " + input, false, "ARBITER_SYZYGY=" + tables);
   EXPECT_PRED_FORMAT2(Contains, env.out, "\"tablebase\": {\"category\": \"loss\"");
   // No tables: no key at all, as before tablebases existed.
-  CliResult none = Arbiter("analyze " + input);
+  testing::CommandResult none = Arbiter("analyze " + input);
   EXPECT_EQ(none.out.find("tablebase"), std::string::npos) << none.out;
 }
 
 TEST(TablebaseCli, MissingOrBadPathsAreUsageErrors) {
   // No tables needed: every path here is wrong.
-  CliResult r =
+  testing::CommandResult r =
       Arbiter("analyze --fen '8/8/8/8/8/2k5/8/KQ6 w - - 0 1' --syzygy /no/such/dir", true);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_PRED_FORMAT2(Contains, r.out,
@@ -280,7 +265,8 @@ std::string WriteGames() {
 TEST(TablebaseCli, VerifyReportsContradictionsAndNotes) {
   REQUIRE_TABLES(tables);
   const std::string pgn = WriteGames();
-  CliResult r = Arbiter("verify --format jsonl --jobs 2 --syzygy " + tables + " " + pgn);
+  testing::CommandResult r =
+      Arbiter("verify --format jsonl --jobs 2 --syzygy " + tables + " " + pgn);
   ASSERT_EQ(r.exit_code, 0);
   std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 10u) << r.out;
@@ -325,14 +311,14 @@ TEST(TablebaseCli, VerifyReportsContradictionsAndNotes) {
   EXPECT_PRED_FORMAT2(Contains, lines[9],
                       "\"tablebase_covered\": 8, \"tablebase_contradictions\": 3, \"seconds\"");
 
-  CliResult text = Arbiter("verify --syzygy " + tables + " " + pgn);
+  testing::CommandResult text = Arbiter("verify --syzygy " + tables + " " + pgn);
   EXPECT_PRED_FORMAT2(Contains, text.out,
                       "#1 g1: 1-0 -> 1-0 by resignation (5.1.2) after ply 2  TABLEBASE "
                       "CONTRADICTION: declared 1-0 by resignation, but the position is a draw");
   EXPECT_PRED_FORMAT2(Contains, text.out,
                       "Tablebase: 8 final positions covered, 3 contradictions\n");
 
-  CliResult csv = Arbiter("verify --format csv --syzygy " + tables + " " + pgn);
+  testing::CommandResult csv = Arbiter("verify --format csv --syzygy " + tables + " " + pgn);
   std::vector<std::string> rows = Lines(csv.out);
   ASSERT_EQ(rows.size(), 10u) << csv.out;
   EXPECT_PRED_FORMAT2(Contains, rows[0],
@@ -345,14 +331,14 @@ TEST(TablebaseCli, VerifyReportsContradictionsAndNotes) {
 
 TEST(TablebaseCli, VerifyWithoutTablesIsUnchanged) {
   const std::string pgn = WriteGames();
-  CliResult r = Arbiter("verify --format jsonl " + pgn);
+  testing::CommandResult r = Arbiter("verify --format jsonl " + pgn);
   ASSERT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out.find("tablebase"), std::string::npos) << r.out;
-  CliResult csv = Arbiter("verify --format csv " + pgn);
+  testing::CommandResult csv = Arbiter("verify --format csv " + pgn);
   EXPECT_EQ(Lines(csv.out)[0],
             "game,site,declared,termination,ruling,agrees,certain,rule,article,ended_at_ply,"
             "moves_after_end,winner_can_mate,error,error_line");
-  CliResult text = Arbiter("verify " + pgn);
+  testing::CommandResult text = Arbiter("verify " + pgn);
   EXPECT_EQ(text.out.find("ablebase"), std::string::npos) << text.out;
 }
 

@@ -2,11 +2,15 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/chess/position.h"
 
@@ -51,6 +55,28 @@ inline ::testing::AssertionResult Contains(const char* text_expr, const char*,
   if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
          << text_expr << " is \"" << text.substr(0, 300) << "\", without \"" << part << "\"";
+}
+
+// Runs a shell command line and captures its standard output.
+struct CommandResult {
+  int exit_code;  // -1 when the command did not exit normally
+  std::string out;
+};
+inline CommandResult RunCommand(const std::string& command_line) {
+  FILE* p = popen(command_line.c_str(), "r");
+  std::string out;
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+inline std::vector<std::string> Lines(const std::string& s) {
+  std::vector<std::string> lines;
+  std::istringstream in(s);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
 }  // namespace arbiter::testing
