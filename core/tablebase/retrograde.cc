@@ -116,9 +116,16 @@ std::string SignatureOf(const Position& pos) { return Canonical(MaterialOf(pos))
 // (100 + plies, as in Syzygy), so any real win <= 100 beats them, and any
 // finite DTZ means a win once the 50-move rule is ignored (WdlOfDtz).
 //
-// Cooperative mate reachability is plain backward reachability over the
-// same moves, seeded by checkmates and by zeroing moves into positions from
-// which the colour can mate.
+// Cooperative mate distances are shortest paths over the same moves, both
+// sides' moves alike (a minimum, not minimax), by colour X: a checkmate by X
+// is 0; a zeroing move into a position at distance d offers d + 1 (sub-tables
+// and earlier slices are final); a move inside the slice into a position at
+// distance d offers d + 1. The forward pass writes each position's best
+// zeroing offer (0 for a checkmate by X) as a seed, then a multi-source
+// breadth-first search by levels (Dial's buckets, since seeds start at
+// different distances) runs over un-moves: a position taken from bucket d,
+// if its distance is still d, lowers each predecessor above d + 1 to d + 1.
+// Each position is expanded once, at its final distance.
 //
 // Pawnless tables fold the 8 board symmetries, so a slot stands for a class
 // of positions. Two moves of one position can then reach the same slot: the
@@ -151,26 +158,20 @@ class TableBuilder {
     kExitLoss101 = 8,  // the loser's best zeroing move reaches a cursed win
     kMated = 16,
   };
-  // Legality and mate reachability also live in bitmaps: the reachability
-  // searches touch nothing else, so they fit in cache and can run on a
-  // second thread while the WDL sweep works on work_.
-  static bool Test(const std::vector<uint64_t>& bits, uint32_t r) {
-    return (bits[r >> 6] >> (r & 63)) & 1;
-  }
-  static void Set(std::vector<uint64_t>& bits, uint32_t r) {
-    bits[r >> 6] |= uint64_t{1} << (r & 63);
-  }
-  static void Clear(std::vector<uint64_t>& bits, uint32_t r) {
-    bits[r >> 6] &= ~(uint64_t{1} << (r & 63));
-  }
+  static constexpr int kNoMate = RetrogradeTable::kNoMate;
+  static constexpr uint8_t kNoMateCode = RetrogradeTable::kNoMateCode;
+  // Largest storable mate distance (kNoMateCode, 255, means none).
+  static constexpr int kMaxMateCode = 254;
   // Slices this large are split between two threads.
   static constexpr uint32_t kThreadedSlice = 1u << 16;
 
   // What the forward pass of one thread queues: the first sweep levels
-  // (0 checkmates, 1 and 101 zeroing results) and reachability seeds.
+  // (0 checkmates, 1 and 101 zeroing results) and the positions with a
+  // mate distance seed, per colour.
   struct Queues {
     std::vector<uint32_t> level0, level1, level101;
     std::vector<uint32_t> seeds[2];
+    bool overflow[2] = {};  // [Color]: a seed beyond kMaxMateCode
   };
 
   struct Board {
@@ -195,8 +196,8 @@ class TableBuilder {
     std::array<int8_t, kMaxMen> src{};
   };
   struct Result {
-    Wdl wdl;                    // for the side to move after the move
-    std::array<bool, 2> reach;  // [Color], our orientation
+    Wdl wdl;                  // for the side to move after the move
+    std::array<int, 2> mate;  // [Color], our orientation; kNoMate if none
   };
 
   absl::Status PrepareExits();
@@ -211,7 +212,7 @@ class TableBuilder {
   void ForwardRange(uint32_t begin, uint32_t end, Queues& q);
   void Forward(uint32_t r, const Board& b, Queues& q);
   void Sweep();
-  void Reach(Color c);
+  void MateDistances(Color c);
   void Store(uint64_t base);
 
   Bitboard Attacks(int man, Square s, Bitboard occ) const {
@@ -236,6 +237,7 @@ class TableBuilder {
   void ForEachUnmove(uint32_t r, const Board& b, bool* dup, F&& f) const;
 
   Result Lookup(const Exit& e, const Square* sq, Color stm) const;
+
   Result Zeroing(const Board& b, const Mv& m) const;
 
   RetrogradeTable& t_;
@@ -248,11 +250,14 @@ class TableBuilder {
   Square pawn_sq_[kMaxMen] = {};
   std::vector<Work> work_;
   std::vector<std::vector<uint32_t>> buckets_;
-  std::vector<uint64_t> legal_;
-  // [Color]: that colour can mate from here; during Reach inverted to
-  // "legal and not reached yet", so that a search step probes one bitmap.
-  std::vector<uint64_t> reach_[2];
-  std::vector<uint32_t> seeds_[2];
+  // [Color]: mate distance buckets (slots in the slice), reused by slices.
+  std::vector<std::vector<uint32_t>> mate_buckets_[2];
+  // [Color]: a distance beyond kMaxMateCode was met (Build then fails).
+  bool mate_overflow_[2] = {};
+  // [Color]: mate distances of the slice being solved, one byte per slot.
+  std::vector<uint8_t> mate_[2];
+  // [Color]: some position of the table has a mate distance.
+  bool can_mate_[2] = {};
 };
 
 absl::Status TableBuilder::PrepareExits() {
@@ -422,7 +427,7 @@ TableBuilder::Result TableBuilder::Lookup(const Exit& e, const Square* sq, Color
   const uint64_t slot = e.table->layout_.Index(t, e.flip ? ~stm : stm);
   Result res;
   res.wdl = e.table->WdlAt(slot);
-  for (Color c : {kWhite, kBlack}) res.reach[c] = e.table->ReachAt(slot, e.flip ? ~c : c);
+  for (Color c : {kWhite, kBlack}) res.mate[c] = e.table->MateAt(slot, e.flip ? ~c : c);
   return res;
 }
 
@@ -437,7 +442,7 @@ TableBuilder::Result TableBuilder::Zeroing(const Board& b, const Mv& m) const {
   // A pawn push: the position after it is in this table, in a slice
   // solved before this one.
   const uint64_t slot = layout_.Index(sq, them);
-  Result res{t_.WdlAt(slot), {t_.ReachAt(slot, kWhite), t_.ReachAt(slot, kBlack)}};
+  Result res{t_.WdlAt(slot), {t_.MateAt(slot, kWhite), t_.MateAt(slot, kBlack)}};
   if (!m.double_push) return res;
 
   // After a double push the opponent may capture en passant. The stored
@@ -453,7 +458,7 @@ TableBuilder::Result TableBuilder::Zeroing(const Board& b, const Mv& m) const {
   const Square ep = Square((m.from + m.to) / 2);
   const Square their_king = q.sq[them == kWhite ? 0 : 1];
   int best = kNoValue;  // best e.p. capture, as a Wdl of the position after it for `them`
-  std::array<bool, 2> ep_reach{};
+  std::array<int, 2> ep_mate{kNoMate, kNoMate};  // through an e.p. capture
   for (int e = layout_.first_pawn(); e < layout_.men(); ++e) {
     if (layout_.color(e) != them || !(PawnAttacks(b.stm, ep) & SquareBB(q.sq[e]))) continue;
     // q.sq[e] is a pawn of `them` beside the pushed pawn: it may take it.
@@ -466,13 +471,14 @@ TableBuilder::Result TableBuilder::Zeroing(const Board& b, const Mv& m) const {
     if (Attacked(a, their_king, b.stm, occ, m.man)) continue;
     Result r = Lookup(ExitFor(m.man, -1, kNoPieceType), after, b.stm);
     best = std::max(best, -int(r.wdl));
-    for (Color c : {kWhite, kBlack}) ep_reach[c] = ep_reach[c] || r.reach[c];
+    for (Color c : {kWhite, kBlack})
+      ep_mate[c] = std::min(ep_mate[c], RetrogradeTable::NextPly(r.mate[c]));
   }
   if (best == kNoValue) return res;
   const bool other_moves = !ForEachMove(q, [](const Mv&) { return false; });
-  if (!other_moves) return Result{Wdl(best), ep_reach};
+  if (!other_moves) return Result{Wdl(best), ep_mate};
   res.wdl = Wdl(std::max(int(res.wdl), best));
-  for (Color c : {kWhite, kBlack}) res.reach[c] = res.reach[c] || ep_reach[c];
+  for (Color c : {kWhite, kBlack}) res.mate[c] = std::min(res.mate[c], ep_mate[c]);
   return res;
 }
 
@@ -509,7 +515,7 @@ bool TableBuilder::DecodeInSlice(uint32_t r, Board& b) const {
 void TableBuilder::Forward(uint32_t r, const Board& b, Queues& q) {
   Work& w = work_[r];
   int best_exit = kNoValue;
-  std::array<bool, 2> reach{};
+  std::array<int, 2> seed{kNoMate, kNoMate};  // mate distances through zeroing moves
   bool any_move = false;
   uint32_t succ[kMaxMoves];
   int n_succ = 0;
@@ -523,7 +529,8 @@ void TableBuilder::Forward(uint32_t r, const Board& b, Queues& q) {
     if (m.captured >= 0 || layout_.type(m.man) == kPawn) {
       Result res = Zeroing(b, m);
       best_exit = Better(best_exit, ZeroingDtz(res.wdl));
-      for (Color c : {kWhite, kBlack}) reach[c] = reach[c] || res.reach[c];
+      for (Color c : {kWhite, kBlack})
+        seed[c] = std::min(seed[c], RetrogradeTable::NextPly(res.mate[c]));
       return true;
     }
     if (pawnless && m.man == 0) {
@@ -552,7 +559,7 @@ void TableBuilder::Forward(uint32_t r, const Board& b, Queues& q) {
     if (InCheck(b)) {
       w.flags |= kMated;
       q.level0.push_back(r);
-      reach[~b.stm] = true;  // the other side has mated
+      seed[~b.stm] = 0;  // the other side has mated
     } else {
       w.flags |= kDone;  // stalemate: a draw, and nobody mates from here
     }
@@ -575,10 +582,16 @@ void TableBuilder::Forward(uint32_t r, const Board& b, Queues& q) {
     }
   }
   for (Color c : {kWhite, kBlack}) {
-    if (reach[c]) {
-      Set(reach_[c], r);
-      q.seeds[c].push_back(r);
+    uint8_t code = kNoMateCode;
+    if (seed[c] < kNoMate) {
+      if (seed[c] > kMaxMateCode) {
+        q.overflow[c] = true;
+      } else {
+        code = uint8_t(seed[c]);
+        q.seeds[c].push_back(r);
+      }
     }
+    mate_[c][r] = code;
   }
 }
 
@@ -637,23 +650,35 @@ void TableBuilder::Sweep() {
   }
 }
 
-void TableBuilder::Reach(Color c) {
-  std::vector<uint32_t>& stack = seeds_[c];
-  std::vector<uint64_t>& unreached = reach_[c];
-  while (!stack.empty()) {
-    const uint32_t r = stack.back();
-    stack.pop_back();
-    Board b;
-    DecodeInSlice(r, b);
-    bool dup;
-    ForEachUnmove(r, b, &dup, [&](int, Square, uint32_t p) {
-      if (Test(unreached, p)) {
-        Clear(unreached, p);
-        stack.push_back(p);
+void TableBuilder::MateDistances(Color c) {
+  uint8_t* dist = mate_[c].data();
+  std::vector<std::vector<uint32_t>>& buckets = mate_buckets_[c];
+  for (int d = 0; d <= kMaxMateCode; ++d) {
+    std::vector<uint32_t>& bucket = buckets[d];
+    // Pushes go to d + 1 only, so this bucket does not grow while read.
+    for (size_t k = 0; k < bucket.size(); ++k) {
+      const uint32_t r = bucket[k];
+      if (dist[r] != d) continue;  // superseded by a shorter path
+      Board b;
+      DecodeInSlice(r, b);
+      bool dup;
+      if (d == kMaxMateCode) {
+        // A legal predecessor not reached yet would be at 255: unstorable.
+        ForEachUnmove(r, b, &dup, [&](int, Square, uint32_t p) {
+          if (dist[p] == kNoMateCode) mate_overflow_[c] = true;
+        });
+        continue;
       }
-    });
+      const uint8_t next = uint8_t(d + 1);
+      ForEachUnmove(r, b, &dup, [&](int, Square, uint32_t p) {
+        if (dist[p] > next) {
+          dist[p] = next;
+          buckets[next].push_back(p);
+        }
+      });
+    }
+    bucket.clear();
   }
-  std::vector<uint32_t>().swap(stack);
 }
 
 void TableBuilder::Store(uint64_t base) {
@@ -672,8 +697,10 @@ void TableBuilder::Store(uint64_t base) {
     }
     if (code == kCursedWinCode || code == kBlessedLossCode) t_.long_dtz_[slot] = w.val;
     t_.code_[slot] = code;
-    const uint8_t bits = (Test(reach_[kWhite], r) ? 0 : 1) | (Test(reach_[kBlack], r) ? 0 : 2);
-    t_.mate_[slot >> 2] |= uint8_t(bits << (2 * (slot & 3)));
+    for (Color c : {kWhite, kBlack}) {
+      t_.mate_[2 * slot + c] = mate_[c][r];
+      can_mate_[c] |= mate_[c][r] != kNoMateCode;
+    }
   }
 }
 
@@ -689,7 +716,6 @@ void TableBuilder::ForwardRange(uint32_t begin, uint32_t end, Queues& q) {
     if (pawnless && Layout::OnDiagonal(b.sq[0]) && layout_.Index(b.sq, b.stm) != base_ + r)
       continue;
     work_[r].flags = kLegal;
-    Set(legal_, r);
     Forward(r, b, q);
   }
 }
@@ -699,12 +725,12 @@ void TableBuilder::BuildSlice(uint64_t base, const Square* pawn_sq) {
   std::copy(pawn_sq, pawn_sq + kMaxMen, pawn_sq_);
   const uint32_t size = uint32_t(layout_.slice_size());
   work_.assign(size, Work{0, 0, 0});
-  legal_.assign((size + 63) / 64, 0);
-  for (auto& bits : reach_) bits.assign((size + 63) / 64, 0);
+  // 0 marks the illegal slots as well as the checkmates in mate_: both are
+  // final, so a search step tests one byte. Forward sets the legal slots.
+  for (Color c : {kWhite, kBlack}) mate_[c].assign(size, 0);
 
   // Forward pass. Each position writes only its own work_ entry and its
-  // own bitmap bits; the halves split at a multiple of 64 so that no bitmap
-  // word is shared.
+  // own mate distance bytes.
   Queues queues[2];
   if (size >= kThreadedSlice) {
     const uint32_t mid = (size / 2) & ~63u;
@@ -719,24 +745,25 @@ void TableBuilder::BuildSlice(uint64_t base, const Square* pawn_sq) {
     buckets_[0].insert(buckets_[0].end(), q.level0.begin(), q.level0.end());
     buckets_[1].insert(buckets_[1].end(), q.level1.begin(), q.level1.end());
     buckets_[101].insert(buckets_[101].end(), q.level101.begin(), q.level101.end());
-    for (Color c : {kWhite, kBlack})
-      seeds_[c].insert(seeds_[c].end(), q.seeds[c].begin(), q.seeds[c].end());
+    for (Color c : {kWhite, kBlack}) {
+      const uint8_t* dist = mate_[c].data();
+      for (uint32_t r : q.seeds[c]) mate_buckets_[c][dist[r]].push_back(r);
+      mate_overflow_[c] |= q.overflow[c];
+    }
   }
-  for (auto& bits : reach_)
-    for (size_t k = 0; k < bits.size(); ++k) bits[k] = legal_[k] & ~bits[k];
 
-  // The reachability searches read legal_ and write only their own reach_,
-  // the sweep only work_ and buckets_: all three can overlap.
+  // Each mate distance search writes only its own colour's bytes and
+  // buckets, the sweep only work_ and buckets_: all three can overlap.
   if (size >= kThreadedSlice) {
-    std::thread white([this] { Reach(kWhite); });
-    std::thread black([this] { Reach(kBlack); });
+    std::thread white([this] { MateDistances(kWhite); });
+    std::thread black([this] { MateDistances(kBlack); });
     Sweep();
     white.join();
     black.join();
   } else {
     Sweep();
-    Reach(kWhite);
-    Reach(kBlack);
+    MateDistances(kWhite);
+    MateDistances(kBlack);
   }
   Store(base);
 }
@@ -745,7 +772,12 @@ absl::Status TableBuilder::Build() {
   InitBitboards();
   if (absl::Status s = PrepareExits(); !s.ok()) return s;
   t_.code_.assign(layout_.size(), kIllegalCode);
-  t_.mate_.assign((layout_.size() + 3) / 4, 0);
+  // Both colours interleaved while building (a probe of both during the
+  // forward pass reads one cache line); compacted at the end.
+  t_.mate_.assign(2 * layout_.size(), kNoMateCode);
+  t_.mate_stride_ = 2;
+  t_.mate_offset_ = {0, 1};
+  for (Color c : {kWhite, kBlack}) mate_buckets_[c].assign(kMaxMateCode + 1, {});
 
   // Slices with the pawns further advanced first: every pawn push leads
   // from a slice to a more advanced one.
@@ -776,6 +808,26 @@ absl::Status TableBuilder::Build() {
   }
   work_ = {};
   buckets_ = {};
+  for (Color c : {kWhite, kBlack}) {
+    mate_buckets_[c] = {};
+    if (mate_overflow_[c]) {
+      return absl::OutOfRangeError(absl::StrCat(
+          t_.signature_, ": a cooperative mate distance exceeds ", kMaxMateCode, " plies"));
+    }
+  }
+  for (Color c : {kWhite, kBlack}) mate_[c] = {};
+  // Keep only the colours that can mate somewhere.
+  if (!can_mate_[kWhite] || !can_mate_[kBlack]) {
+    const int keep = can_mate_[kWhite] ? 0 : can_mate_[kBlack] ? 1 : -1;
+    std::vector<uint8_t> kept;
+    if (keep >= 0) {
+      kept.resize(layout_.size());
+      for (uint64_t slot = 0; slot < layout_.size(); ++slot) kept[slot] = t_.mate_[2 * slot + keep];
+    }
+    t_.mate_ = std::move(kept);
+    t_.mate_stride_ = keep >= 0 ? 1 : 0;
+    for (Color c : {kWhite, kBlack}) t_.mate_offset_[c] = int8_t(c == keep ? 0 : -1);
+  }
   return absl::OkStatus();
 }
 
@@ -823,6 +875,11 @@ const RetrogradeTable* RetrogradeTable::Subtable(const Material& m) const {
   return nullptr;
 }
 
+const RetrogradeTable* RetrogradeTable::TableOf(const Material& m) const {
+  if (m == layout_.material() || m.Swapped() == layout_.material()) return this;
+  return Subtable(m);
+}
+
 absl::StatusOr<std::pair<uint64_t, bool>> RetrogradeTable::Locate(const Position& pos) const {
   if (pos.castling_rights() != kNoCastling)
     return absl::InvalidArgumentError(
@@ -862,13 +919,13 @@ absl::StatusOr<RetrogradeTable::Outcome> RetrogradeTable::Evaluate(const Positio
   Outcome stored;
   stored.wdl = WdlAt(slot);
   stored.dtz = DtzAt(slot);
-  for (Color c : {kWhite, kBlack}) stored.can_mate[c] = ReachAt(slot, flip ? ~c : c);
+  for (Color c : {kWhite, kBlack}) stored.mate[c] = MateAt(slot, flip ? ~c : c);
   if (pos.ep_square() == kNoSquare) return stored;
 
   // The stored value is for the position without the e.p. right (see the
   // header); add the e.p. captures, which lead into a sub-table.
   int best = kNoValue;
-  std::array<bool, 2> ep_reach{};
+  std::array<int, 2> ep_mate{kNoMate, kNoMate};
   bool other_moves = false;
   for (Move m : MoveList(pos)) {
     if (m.kind() != Move::kEnPassant) {
@@ -882,7 +939,7 @@ absl::StatusOr<RetrogradeTable::Outcome> RetrogradeTable::Evaluate(const Positio
     absl::StatusOr<Outcome> after = sub->Evaluate(next);
     if (!after.ok()) return after.status();
     best = Better(best, ZeroingDtz(after->wdl));
-    for (Color c : {kWhite, kBlack}) ep_reach[c] = ep_reach[c] || after->can_mate[c];
+    for (Color c : {kWhite, kBlack}) ep_mate[c] = std::min(ep_mate[c], NextPly(after->mate[c]));
   }
   // With other moves the position is not mated, so its DTZ alone tells its
   // class; without them the stored value (stalemate, checkmate) is void.
@@ -891,7 +948,7 @@ absl::StatusOr<RetrogradeTable::Outcome> RetrogradeTable::Evaluate(const Positio
   out.dtz = best;
   out.wdl = WdlOfDtz(best);
   for (Color c : {kWhite, kBlack})
-    out.can_mate[c] = (other_moves && stored.can_mate[c]) || ep_reach[c];
+    out.mate[c] = std::min(other_moves ? stored.mate[c] : kNoMate, ep_mate[c]);
   return out;
 }
 
@@ -910,7 +967,52 @@ absl::StatusOr<int> RetrogradeTable::ProbeDtz(const Position& pos) const {
 absl::StatusOr<bool> RetrogradeTable::CanMate(const Position& pos, Color side) const {
   absl::StatusOr<Outcome> o = Evaluate(pos);
   if (!o.ok()) return o.status();
-  return o->can_mate[side];
+  return o->mate[side] < kNoMate;
+}
+
+absl::StatusOr<std::optional<int>> RetrogradeTable::MateDistance(const Position& pos,
+                                                                 Color side) const {
+  absl::StatusOr<Outcome> o = Evaluate(pos);
+  if (!o.ok()) return o.status();
+  if (o->mate[side] >= kNoMate) return std::optional<int>();
+  return std::optional<int>(o->mate[side]);
+}
+
+absl::StatusOr<std::vector<Move>> RetrogradeTable::MatingLine(const Position& start,
+                                                              Color side) const {
+  absl::StatusOr<Outcome> o = Evaluate(start);
+  if (!o.ok()) return o.status();
+  int d = o->mate[side];
+  if (d >= kNoMate) {
+    return absl::NotFoundError(
+        absl::StrCat(side == kWhite ? "White" : "Black", " cannot checkmate from ", start.Fen()));
+  }
+  std::vector<Move> line;
+  line.reserve(size_t(d));
+  Position pos = start;
+  const RetrogradeTable* table = this;
+  for (; d > 0; --d) {
+    bool stepped = false;
+    for (Move m : MoveList(pos)) {
+      Position next = pos;
+      next.DoMove(m);
+      const RetrogradeTable* t = table->TableOf(MaterialOf(next));
+      if (t == nullptr) return absl::InternalError("missing sub-table on a mating line");
+      absl::StatusOr<Outcome> after = t->Evaluate(next);
+      if (!after.ok()) return after.status();
+      if (after->mate[side] != d - 1) continue;
+      line.push_back(m);
+      pos = std::move(next);
+      table = t;
+      stepped = true;
+      break;
+    }
+    if (!stepped) {
+      return absl::InternalError(absl::StrCat("no move of ", pos.Fen(), " reaches mate distance ",
+                                              d - 1, " (table ", table->signature_, ")"));
+    }
+  }
+  return line;
 }
 
 void RetrogradeTable::ForEachPosition(const std::function<void(const Entry&)>& visit) const {
@@ -938,7 +1040,11 @@ void RetrogradeTable::ForEachPosition(const std::function<void(const Entry&)>& v
     }
     e.wdl = WdlAt(slot);
     e.dtz = DtzAt(slot);
-    for (Color c : {kWhite, kBlack}) e.can_mate[c] = ReachAt(slot, c);
+    for (Color c : {kWhite, kBlack}) {
+      const int d = MateAt(slot, c);
+      e.can_mate[c] = d < kNoMate;
+      e.mate_distance[c] = d < kNoMate ? d : -1;
+    }
     visit(e);
   }
 }
@@ -1008,6 +1114,18 @@ absl::StatusOr<bool> RetrogradeSolver::CanMate(const Position& pos, Color side) 
   absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = TableFor(pos);
   if (!t.ok()) return t.status();
   return (*t)->CanMate(pos, side);
+}
+
+absl::StatusOr<std::optional<int>> RetrogradeSolver::MateDistance(const Position& pos, Color side) {
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = TableFor(pos);
+  if (!t.ok()) return t.status();
+  return (*t)->MateDistance(pos, side);
+}
+
+absl::StatusOr<std::vector<Move>> RetrogradeSolver::MatingLine(const Position& pos, Color side) {
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = TableFor(pos);
+  if (!t.ok()) return t.status();
+  return (*t)->MatingLine(pos, side);
 }
 
 size_t RetrogradeSolver::tables() const {

@@ -20,11 +20,18 @@
 //     are exact, never rounded (Syzygy's own files may be one ply short; see
 //     tests/retrograde_test.cc). A checkmated side to move has WDL loss and
 //     DTZ 0 (Syzygy's probe_dtz returns -1 there).
-//  2. Cooperative mate reachability per colour: can X checkmate by some
-//     sequence of legal moves of both sides (a helpmate), ignoring the 50-
-//     and 75-move rules and repetitions (no variant bounded by the 75-move
-//     rule is offered). This is the FIDE 5.2.2 "dead position" question
-//     restricted to one side.
+//  2. Cooperative mate distance per colour X: the fewest plies, both sides
+//     cooperating (a helpmate: the minimum over the moves of both sides, not
+//     minimax), until X has delivered checkmate; 0 when the side to move is
+//     checkmated by X, "none" when X can never mate. The 50- and 75-move
+//     rules and repetitions are ignored (no variant bounded by the 75-move
+//     rule is offered). "X can mate" (distance not none) is the FIDE 5.2.2
+//     "dead position" question restricted to one side, and the distances
+//     give a replayable mating line as evidence (MatingLine). A distance
+//     takes one byte per slot and colour (0..254; a colour with a bare king
+//     throughout the table stores nothing); a table whose distances would
+//     not fit fails to generate rather than store a wrong value (none comes
+//     close: the longest 3-4-man distance is 32 plies, in K+B v K+P).
 //
 // En passant follows Syzygy: stored positions have no e.p. right, but a
 // double pawn push inside the analysis is valued through the position it
@@ -42,6 +49,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -89,8 +97,20 @@ class RetrogradeTable {
   // Signed DTZ in plies, Syzygy's sign convention: > 0 win (> 100 cursed),
   // < 0 loss (< -100 blessed), 0 draw or checkmated.
   absl::StatusOr<int> ProbeDtz(const Position& pos) const;
-  // Whether `side` can still deliver checkmate by any legal continuation.
+  // Whether `side` can still deliver checkmate by any legal continuation
+  // (MateDistance is not nullopt).
   absl::StatusOr<bool> CanMate(const Position& pos, Color side) const;
+  // Fewest plies of any legal continuation (both sides cooperating) after
+  // which `side` has given checkmate: 0 if the side to move of `pos` is
+  // checkmated by `side`; nullopt if `side` can never mate.
+  absl::StatusOr<std::optional<int>> MateDistance(const Position& pos, Color side) const;
+  // A shortest such continuation, deterministic: from `pos`, repeatedly the
+  // first legal move in MoveList order whose successor's distance is one
+  // less (probed through this table, or the sub-table a capture or
+  // promotion leads to; e.p. captures included). Its length is MateDistance
+  // and it ends with `side` having checkmated. NotFound if `side` cannot
+  // mate; the probe's errors otherwise.
+  absl::StatusOr<std::vector<Move>> MatingLine(const Position& pos, Color side) const;
 
   // Slots holding a legal position (each position once up to the board
   // symmetries the layout folds; identical men counted per ordering).
@@ -107,7 +127,8 @@ class RetrogradeTable {
     Color side_to_move = kWhite;
     Wdl wdl = Wdl::kDraw;
     int dtz = 0;
-    std::array<bool, 2> can_mate{};  // [Color]
+    std::array<bool, 2> can_mate{};            // [Color]
+    std::array<int, 2> mate_distance{-1, -1};  // [Color]: plies, -1 if cannot mate
   };
   // Visits every stored position once: one representative per class of
   // positions equal up to the board symmetries and to swapping identical
@@ -119,11 +140,17 @@ class RetrogradeTable {
   friend class internal::TableBuilder;
   friend class RetrogradeSolver;
 
+  // Stored mate distance meaning "cannot mate".
+  static constexpr uint8_t kNoMateCode = 255;
+  // Mate distance in computations meaning "cannot mate".
+  static constexpr int kNoMate = 1 << 20;
+  static int NextPly(int distance) { return distance >= kNoMate ? kNoMate : distance + 1; }
+
   // What a position is worth, already combined with e.p. captures.
   struct Outcome {
     Wdl wdl = Wdl::kDraw;
     int dtz = 0;
-    std::array<bool, 2> can_mate{};  // [Color] of the probed position
+    std::array<int, 2> mate{kNoMate, kNoMate};  // [Color] of the probed position
   };
 
   explicit RetrogradeTable(const Material& canonical);
@@ -132,11 +159,16 @@ class RetrogradeTable {
   // Slot of `pos` and whether its colours had to be swapped to fit.
   absl::StatusOr<std::pair<uint64_t, bool>> Locate(const Position& pos) const;
   const RetrogradeTable* Subtable(const Material& m) const;
+  // This table if `m` is its material (either orientation), else Subtable.
+  const RetrogradeTable* TableOf(const Material& m) const;
 
   Wdl WdlAt(uint64_t slot) const;
   int DtzAt(uint64_t slot) const;
-  bool ReachAt(uint64_t slot, Color c) const {
-    return (mate_[slot >> 2] >> (2 * (slot & 3) + c)) & 1;
+  // Mate distance for colour `c` (table orientation), kNoMate if none.
+  int MateAt(uint64_t slot, Color c) const {
+    if (mate_offset_[c] < 0) return kNoMate;
+    const uint8_t d = mate_[slot * mate_stride_ + uint64_t(mate_offset_[c])];
+    return d == kNoMateCode ? kNoMate : d;
   }
 
   std::string signature_;
@@ -145,7 +177,14 @@ class RetrogradeTable {
   // 102 + d win in d (1..100), 203 cursed win, 204 blessed loss (their DTZ
   // in long_dtz_: 4-man tables have none, but the code is general).
   std::vector<uint8_t> code_;
-  std::vector<uint8_t> mate_;  // 2 bits per slot: can White / Black mate
+  // Cooperative mate distances: one byte per slot and colour (0..254,
+  // kNoMateCode if it cannot mate, illegal slots too), the colours
+  // interleaved (slot * mate_stride_ + mate_offset_[colour]). A colour that
+  // cannot mate anywhere in the table (a bare king, or e.g. the knight of
+  // K+Q v K+N) has no bytes: offset -1.
+  std::vector<uint8_t> mate_;
+  uint8_t mate_stride_ = 0;
+  std::array<int8_t, 2> mate_offset_{-1, -1};
   std::unordered_map<uint64_t, int16_t> long_dtz_;
   // Tables this one's captures and promotions lead into (kept for probing
   // positions with an e.p. square).
@@ -167,6 +206,8 @@ class RetrogradeSolver {
   absl::StatusOr<Wdl> ProbeWdl(const Position& pos);
   absl::StatusOr<int> ProbeDtz(const Position& pos);
   absl::StatusOr<bool> CanMate(const Position& pos, Color side);
+  absl::StatusOr<std::optional<int>> MateDistance(const Position& pos, Color side);
+  absl::StatusOr<std::vector<Move>> MatingLine(const Position& pos, Color side);
 
   // Tables cached so far (sub-tables included) and their memory.
   size_t tables() const;
