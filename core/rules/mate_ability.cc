@@ -77,10 +77,21 @@ tablebase::RetrogradeSolver& SharedRetrogradeSolver() {
 MateAbility RetrogradeMateAbility(const Position& pos, Color side) {
   MateAbility out;
   if (PopCount(pos.pieces()) > tablebase::kMaxMen || pos.castling_rights()) return out;
-  absl::StatusOr<bool> can = SharedRetrogradeSolver().CanMate(pos, side);
-  if (can.ok() && !*can) {
+  tablebase::RetrogradeSolver& solver = SharedRetrogradeSolver();
+  absl::StatusOr<bool> can = solver.CanMate(pos, side);
+  if (!can.ok()) return out;
+  if (!*can) {
     out.answer = CanMate::kNo;
     out.proof = "retrograde";
+    return out;
+  }
+  // A shortest helpmate, read off the tables' distances. The tables ignore
+  // the move counters; a line that would cross the 75-move limit is no
+  // evidence, and the answer stays with the other methods.
+  absl::StatusOr<std::vector<Move>> line = solver.MatingLine(pos, side);
+  if (line.ok() && LineIsPlayable(pos, side, *line)) {
+    out.answer = CanMate::kYes;
+    out.line = std::move(*line);
   }
   return out;
 }

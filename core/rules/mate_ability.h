@@ -59,7 +59,8 @@ tablebase::RetrogradeSolver& SharedRetrogradeSolver();
 
 // Retrograde analysis only, for at most 4 men without castling rights: "no"
 // with proof "retrograde" when no sequence of moves lets `side` mate (exact,
-// whatever the clock), else "unknown".
+// whatever the clock); "yes" with a shortest helpmate line when one exists
+// and is playable under the move-count rules; else "unknown".
 MateAbility RetrogradeMateAbility(const Position& pos, Color side);
 
 // Material only: "no" with proof "material", else "unknown". Cheap enough to
