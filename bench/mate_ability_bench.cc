@@ -104,7 +104,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (path.empty()) {
-    std::fprintf(stderr, "usage: %s FILE.pgn[.zst] [--budget N] [--all] [--show-unknown] [--max-games N]\n",
+    std::fprintf(stderr,
+                 "usage: %s FILE.pgn[.zst] [--budget N] [--all] [--show-unknown] [--max-games N]\n",
                  argv[0]);
     return 2;
   }
