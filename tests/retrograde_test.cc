@@ -34,6 +34,7 @@
 #include "core/analysis/helpmate_search.h"
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
+#include "core/chess/random_placement.h"
 #include "tests/test_support.h"
 
 namespace arbiter::tablebase {
@@ -149,22 +150,7 @@ std::string FenOf(const RetrogradeTable::Entry& e) {
   std::fill(board, board + 64, '.');
   const char* letters = " PNBRQK  pnbrqk";
   for (int i = 0; i < e.men; ++i) board[e.square[i]] = letters[e.piece[i]];
-  std::string fen;
-  for (int rank = 7; rank >= 0; --rank) {
-    int empty = 0;
-    for (int file = 0; file < 8; ++file) {
-      char c = board[rank * 8 + file];
-      if (c == '.') {
-        ++empty;
-        continue;
-      }
-      if (empty) fen += char('0' + empty);
-      empty = 0;
-      fen += c;
-    }
-    if (empty) fen += char('0' + empty);
-    if (rank) fen += '/';
-  }
+  std::string fen = FenPlacement(std::string_view(board, 64));
   fen += e.side_to_move == kWhite ? " w - - 0 1" : " b - - 0 1";
   return fen;
 }
@@ -390,22 +376,7 @@ void CompareEnPassant() {
       board[s] = m;
     }
     if (clash) continue;
-    std::string fen;
-    for (int rank = 7; rank >= 0; --rank) {
-      int empty = 0;
-      for (int f = 0; f < 8; ++f) {
-        char c = board[rank * 8 + f];
-        if (c == '.') {
-          ++empty;
-          continue;
-        }
-        if (empty) fen += char('0' + empty);
-        empty = 0;
-        fen += c;
-      }
-      if (empty) fen += char('0' + empty);
-      if (rank) fen += '/';
-    }
+    std::string fen = FenPlacement(std::string_view(board, 64));
     const int ep_rank = white_pushed ? 2 : 5;
     fen += white_pushed ? " b - " : " w - ";
     fen += char('a' + file);
