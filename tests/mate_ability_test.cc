@@ -74,6 +74,10 @@ const Case kHardHelpmates[] = {
      "K+N+N v K mates with help (cannot be forced, but that does not matter)"},
     {"8/8/8/4k3/8/8/3r4/1N2K3 w - - 0 1", kWhite, CanMate::kYes, "",
      "K+N v K+R: the rook can block a flight square"},
+    {"8/1b6/8/2n3K1/1k6/8/B7/8 b - - 0 57", kWhite, CanMate::kYes, "",
+     "real flag fall, K+B v K+B+N: trade down to a 4-man endgame the tables settle"},
+    {"5k2/8/4KPP1/8/2p5/2P4b/8/8 w - - 3 61", kBlack, CanMate::kYes, "",
+     "real flag fall, a lone bishop against pawns: give men away, then the tables' line"},
 };
 
 TEST(MateAbility, HardHelpmatesAreFound) {

@@ -10,6 +10,7 @@
 #include "core/analysis/reachability.h"
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
+#include "core/rules/reduction_search.h"
 #include "core/tablebase/retrograde.h"
 #include "core/tablebase/syzygy_mating_line.h"
 
@@ -37,6 +38,9 @@ MateAbility MaterialMateAbility(const Position& pos, Color side) {
 }
 
 namespace {
+
+// Non-capturing moves a reduction to a small endgame may spend.
+constexpr int kReductionCredit = 6;
 
 // Guided lines may be long (a king walk, then a promotion, then the mate).
 constexpr int kGuidedMaxPlies = 120;
@@ -138,6 +142,15 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   if (options.retrograde) {
     result = RetrogradeMateAbility(pos, side);
     if (result.answer != CanMate::kUnknown) return result;
+  }
+
+  // 4b. More men: trade down to a small endgame the tables settle.
+  if (options.retrograde && PopCount(pos.pieces()) > tablebase::kMaxMen) {
+    std::vector<Move> reduced;
+    if (FindMateByReduction(pos, side, SharedRetrogradeSolver(), options.node_budget / 20,
+                            kReductionCredit, &reduced) &&
+        LineIsPlayable(pos, side, reduced))
+      return MateAbility{CanMate::kYes, "", reduced};
   }
 
   // 5. Exact helpmate search: the shortest line, where the dive failed.

@@ -1,0 +1,67 @@
+#include "core/rules/reduction_search.h"
+
+#include "core/chess/bitboard.h"
+#include "core/chess/movegen.h"
+
+namespace arbiter {
+namespace {
+
+struct Reduction {
+  Color winner;
+  tablebase::RetrogradeSolver& solver;
+  uint64_t nodes_left;
+  std::vector<Move> prefix;  // in reverse while unwinding
+  std::vector<Move> tail;    // the tables' line from the small endgame
+
+  bool IsCapture(const Position& pos, Move m) const {
+    return m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && !pos.empty(m.to()));
+  }
+
+  bool Run(Position& pos, int credit) {
+    if (nodes_left == 0) return false;
+    --nodes_left;
+    if (PopCount(pos.pieces()) <= tablebase::kMaxMen && !pos.castling_rights()) {
+      // Exact from here on, whatever follows: no need to search further.
+      absl::StatusOr<std::vector<Move>> line = solver.MatingLine(pos, winner);
+      if (!line.ok()) return false;
+      tail = *std::move(line);
+      return true;
+    }
+    if (pos.halfmove_clock() >= 150) return false;  // 9.6.2
+    Move moves[kMaxMoves];
+    const int count = int(GenerateLegalMoves(pos, moves) - moves);
+    for (int cost = 0; cost <= std::min(credit, 1); ++cost) {
+      for (int i = 0; i < count; ++i) {
+        if ((IsCapture(pos, moves[i]) ? 0 : 1) != cost) continue;
+        pos.DoMove(moves[i]);
+        const bool found = Run(pos, credit - cost);
+        pos.UndoMove(moves[i]);
+        if (found) {
+          prefix.push_back(moves[i]);
+          return true;
+        }
+        if (nodes_left == 0) return false;
+      }
+    }
+    return false;
+  }
+};
+
+}  // namespace
+
+bool FindMateByReduction(const Position& start, Color winner, tablebase::RetrogradeSolver& solver,
+                         uint64_t node_budget, int max_credit, std::vector<Move>* line) {
+  Position pos = start;
+  Reduction r{winner, solver, node_budget, {}, {}};
+  for (int credit = 0; credit <= max_credit && r.nodes_left > 0; ++credit) {
+    r.prefix.clear();
+    if (r.Run(pos, credit)) {
+      line->assign(r.prefix.rbegin(), r.prefix.rend());
+      line->insert(line->end(), r.tail.begin(), r.tail.end());
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace arbiter
