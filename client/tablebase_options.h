@@ -3,6 +3,7 @@
 // what they printed before tablebases existed.
 #pragma once
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +34,11 @@ inline absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> TablebaseFrom(cons
   if (!tables.ok())
     return absl::Status(tables.status().code(),
                         absl::StrCat(source, ": ", tables.status().message()));
+  // On stderr, so that records on stdout stay as they were: which tables
+  // the rulings rest on ("largest" is the largest file found, not a promise
+  // that every table of that size is there).
+  std::fprintf(stderr, "arbiter: Syzygy tables from %s: %d WDL files, largest %d pieces\n",
+               source.c_str(), (*tables)->wdl_files(), (*tables)->largest());
   return tables;
 }
 

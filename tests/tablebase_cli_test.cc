@@ -74,6 +74,16 @@ TEST(TablebaseCli, AnalyzeKQvKWin) {
                       "rule: yes (halfmove clock 0)\nTablebase moves: Qe4 (win, DTZ 10), ");
 }
 
+TEST(TablebaseCli, ReportsWhichTablesWereOpened) {
+  REQUIRE_TABLES(tables);
+  // On stderr: the shared set holds 45 WDL files, the largest of 5 pieces.
+  testing::CommandResult r =
+      testing::RunCommand(std::string(ARBITER_BINARY_DIR) + "/arbiter analyze --syzygy " + tables +
+                          " --fen '8/8/8/8/8/2k5/8/KQ6 w - - 0 1' 2>&1 >/dev/null");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_PRED_FORMAT2(Contains, r.out, "45 WDL files, largest 5 pieces");
+}
+
 TEST(TablebaseCli, AnalyzeHalfmoveClockDecidesWinWithin50) {
   REQUIRE_TABLES(tables);
   // KRvK, DTZ 27: 27 + 73 = 100 still wins, 27 + 80 does not.
