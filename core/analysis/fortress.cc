@@ -5,10 +5,6 @@
 namespace arbiter {
 namespace {
 
-Bitboard PawnAttacksOf(Color c, Bitboard pawns) {
-  return c == kWhite ? Shift<9>(pawns) | Shift<7>(pawns) : Shift<-7>(pawns) | Shift<-9>(pawns);
-}
-
 Bitboard KingStepsOf(Bitboard set) {
   Bitboard b = set | Shift<8>(set) | Shift<-8>(set);
   return b | Shift<1>(b) | Shift<-1>(b);
@@ -52,8 +48,8 @@ bool FortressDeniesMate(const Position& pos, Color winner) {
   // (Castling moves a king and rook at once; not worth modelling here.)
   if (!pawns || pos.castling_rights() || !AllPawnsBlocked(pos)) return false;
   // Pawns never move unless they capture, so what they attack is fixed.
-  const Bitboard attacked_by_pawns[2] = {PawnAttacksOf(kWhite, pos.pieces(kWhite, kPawn)),
-                                         PawnAttacksOf(kBlack, pos.pieces(kBlack, kPawn))};
+  const Bitboard attacked_by_pawns[2] = {PawnAttacksBB(kWhite, pos.pieces(kWhite, kPawn)),
+                                         PawnAttacksBB(kBlack, pos.pieces(kBlack, kPawn))};
   // A pawn that can take a pawn breaks the wall.
   if ((attacked_by_pawns[kWhite] & pos.pieces(kBlack, kPawn)) ||
       (attacked_by_pawns[kBlack] & pos.pieces(kWhite, kPawn)))

@@ -2,17 +2,12 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
 
 namespace arbiter {
 namespace {
-
-int Distance(Square a, Square b) {
-  return std::max(std::abs(FileOf(a) - FileOf(b)), std::abs(RankOf(a) - RankOf(b)));
-}
 
 constexpr Square kCorners[] = {kA1, kH1, kA8, kH8};
 

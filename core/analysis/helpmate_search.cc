@@ -8,10 +8,6 @@
 namespace arbiter {
 namespace {
 
-int Distance(Square a, Square b) {
-  return std::max(std::abs(FileOf(a) - FileOf(b)), std::abs(RankOf(a) - RankOf(b)));
-}
-
 int EdgeDistance(Square s) {
   return std::min({FileOf(s), 7 - FileOf(s), RankOf(s), 7 - RankOf(s)});
 }

@@ -65,6 +65,10 @@ extern Bitboard line[64][64];     // full line through both squares, or 0
 void InitBitboards();
 
 inline Bitboard PawnAttacks(Color c, Square s) { return bb_internal::pawn_attacks[c][s]; }
+// Every square some pawn of `c` in `pawns` attacks.
+constexpr Bitboard PawnAttacksBB(Color c, Bitboard pawns) {
+  return c == kWhite ? Shift<9>(pawns) | Shift<7>(pawns) : Shift<-7>(pawns) | Shift<-9>(pawns);
+}
 inline Bitboard KnightAttacks(Square s) { return bb_internal::knight_attacks[s]; }
 inline Bitboard KingAttacks(Square s) { return bb_internal::king_attacks[s]; }
 inline Bitboard BishopAttacks(Square s, Bitboard occupied) {

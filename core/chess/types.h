@@ -60,6 +60,12 @@ enum Square : uint8_t {
 constexpr int FileOf(Square s) { return s & 7; }
 constexpr int RankOf(Square s) { return s >> 3; }
 constexpr Square MakeSquare(int file, int rank) { return Square(rank * 8 + file); }
+// King moves from `a` to `b` on an empty board (Chebyshev distance).
+constexpr int Distance(Square a, Square b) {
+  const int files = FileOf(a) > FileOf(b) ? FileOf(a) - FileOf(b) : FileOf(b) - FileOf(a);
+  const int ranks = RankOf(a) > RankOf(b) ? RankOf(a) - RankOf(b) : RankOf(b) - RankOf(a);
+  return files > ranks ? files : ranks;
+}
 // Rank as seen from `c`'s side of the board (0 = own back rank).
 constexpr int RelativeRank(Color c, Square s) { return c == kWhite ? RankOf(s) : 7 - RankOf(s); }
 constexpr Square Flip(Square s) { return Square(s ^ 56); }

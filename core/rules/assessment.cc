@@ -60,12 +60,8 @@ GameStatus Ending(Game& game, size_t legal_moves, const MateAbility& white,
 // blocked by a pawn and attacks no enemy piece.
 bool AllPawnsLocked(const Position& pos) {
   if (!AllPawnsBlocked(pos)) return false;
-  const Bitboard white = pos.pieces(kWhite, kPawn), black = pos.pieces(kBlack, kPawn);
-  for (Bitboard b = white; b;)
-    if (PawnAttacks(kWhite, PopLsb(b)) & pos.pieces(kBlack)) return false;
-  for (Bitboard b = black; b;)
-    if (PawnAttacks(kBlack, PopLsb(b)) & pos.pieces(kWhite)) return false;
-  return true;
+  return !(PawnAttacksBB(kWhite, pos.pieces(kWhite, kPawn)) & pos.pieces(kBlack)) &&
+         !(PawnAttacksBB(kBlack, pos.pieces(kBlack, kPawn)) & pos.pieces(kWhite));
 }
 
 // A king (with pawns at most) down to one legal move: stalemate traps, where

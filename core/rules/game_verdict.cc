@@ -22,10 +22,7 @@ int64_t LineFromMessage(std::string_view message) {
 // `tablebase_note` (a reason or remark, or null).
 void AddTablebaseFields(const TablebaseJudgement& t, json::Object* o) {
   o->AddRaw("tablebase", TablebasePositionJson(t.probe));
-  if (t.contradiction)
-    o->Add("tablebase_contradiction", *t.contradiction);
-  else
-    o->AddNull("tablebase_contradiction");
+  o->Add("tablebase_contradiction", t.contradiction);
   if (t.note.empty())
     o->AddNull("tablebase_note");
   else
@@ -84,10 +81,7 @@ std::string GameVerdictJson(const GameVerdict& v) {
     o.AddNull("article");
   else
     o.Add("article", r.article);
-  if (r.ended_at_ply)
-    o.Add("ended_at_ply", *r.ended_at_ply);
-  else
-    o.AddNull("ended_at_ply");
+  o.Add("ended_at_ply", r.ended_at_ply);
   o.Add("moves_after_end", r.moves_after_end);
   o.Add("plies", v.plies);
   o.Add("end_fen", v.end_fen);

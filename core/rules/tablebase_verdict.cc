@@ -192,14 +192,8 @@ std::string TablebasePositionJson(const TablebaseProbe& probe) {
   json::Object o;
   o.Add("category", ToString(r.category));
   o.Add("dtz", r.dtz);
-  if (r.precise_dtz)
-    o.Add("precise_dtz", *r.precise_dtz);
-  else
-    o.AddNull("precise_dtz");
-  if (r.win_within_50)
-    o.Add("win_within_50", *r.win_within_50);
-  else
-    o.AddNull("win_within_50");
+  o.Add("precise_dtz", r.precise_dtz);
+  o.Add("win_within_50", r.win_within_50);
   o.Add("halfmove_clock", r.halfmove_clock);
   o.Add("side_to_move", probe.side_to_move == kWhite ? "white" : "black");
   return o.Close();

@@ -551,20 +551,11 @@ absl::StatusOr<RootResult> SyzygyTablebase::ProbeRoot(const Position& pos,
 }
 
 std::string TablebaseJson(const RootResult& result) {
-  auto optional_int = [](json::Object& o, std::string_view k, const std::optional<int>& v) {
-    if (v)
-      o.Add(k, *v);
-    else
-      o.AddNull(k);
-  };
   json::Object o;
   o.Add("category", ToString(result.category));
   o.Add("dtz", result.dtz);
-  optional_int(o, "precise_dtz", result.precise_dtz);
-  if (result.win_within_50)
-    o.Add("win_within_50", *result.win_within_50);
-  else
-    o.AddNull("win_within_50");
+  o.Add("precise_dtz", result.precise_dtz);
+  o.Add("win_within_50", result.win_within_50);
   o.Add("halfmove_clock", result.halfmove_clock);
   o.Add("checkmate", result.checkmate);
   o.Add("stalemate", result.stalemate);
@@ -573,8 +564,8 @@ std::string TablebaseJson(const RootResult& result) {
              mo.Add("uci", m.uci);
              mo.Add("san", m.san);
              mo.Add("category", ToString(m.category));
-             optional_int(mo, "dtz", m.dtz);
-             optional_int(mo, "precise_dtz", m.precise_dtz);
+             mo.Add("dtz", m.dtz);
+             mo.Add("precise_dtz", m.precise_dtz);
              mo.Add("zeroing", m.zeroing);
              mo.Add("checkmate", m.checkmate);
              mo.Add("stalemate", m.stalemate);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,11 @@ class Object {
   Object& Add(std::string_view key, int value) { return Add(key, int64_t(value)); }
   Object& Add(std::string_view key, bool value);
   Object& AddNull(std::string_view key);
+  // The value, or null when it is absent.
+  template <typename T>
+  Object& Add(std::string_view key, const std::optional<T>& value) {
+    return value ? Add(key, *value) : AddNull(key);
+  }
   // `raw` must already be valid JSON (a nested object or array).
   Object& AddRaw(std::string_view key, std::string_view raw);
   std::string Close();
