@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/analysis/guided_mate_search.h"
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/io/byte_source.h"
@@ -192,6 +193,18 @@ TEST(MateAbility, MateAfterTheSeventyFiveMoveLimitDoesNotCount) {
   // decide, and the answer comes from the other methods.
   m = AnalyzeMateAbility(FromFen("7k/8/5K2/8/8/8/6r1/6Q1 w - - 148 200"), kWhite);
   EXPECT_NE(m.proof, "seventy_five_move_rule");
+}
+
+// Mate in one by a discovered check only (the knight leaves the h-file and
+// uncovers the rook): the dive's check filter must see it.
+TEST(GuidedMateSearch, FindsDiscoveredMateInOne) {
+  Position pos = FromFen("6rk/6p1/6P1/8/7N/8/8/K6R w - - 0 1");
+  GuidedMateSearch search(kWhite, 5000, 1 << 20);
+  std::vector<Move> line;
+  Position work = pos;
+  ASSERT_TRUE(search.Find(work, 60, &line));
+  EXPECT_EQ(line.size(), 1u);
+  ExpectMatingLine(pos, kWhite, line);
 }
 
 }  // namespace

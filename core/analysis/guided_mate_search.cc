@@ -19,7 +19,8 @@ Bitboard DiscoveredCheckCandidates(const Position& pos) {
                      (RookAttacks(king, 0) & pos.pieces(us, kRook, kQueen));
   Bitboard candidates = 0;
   while (snipers) {
-    const Bitboard between = BetweenBB(PopLsb(snipers), king) & pos.pieces();
+    // BetweenBB includes its target square: leave the king out.
+    const Bitboard between = BetweenBB(PopLsb(snipers), king) & pos.pieces() & ~SquareBB(king);
     if (between && !MoreThanOne(between) && (between & pos.pieces(us))) candidates |= between;
   }
   return candidates;
