@@ -10,11 +10,13 @@
 // the side that won on time (the 6.9 question). With --all: (b) every
 // position of those games, both sides (the 5.2.2 question). Games with an
 // unsupported variant or an illegal move are skipped and counted.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "core/io/byte_source.h"
 #include "core/pgn/game_replay.h"
@@ -29,6 +31,7 @@ struct Tally {
   long positions = 0, yes = 0, no = 0, unknown = 0;
   double seconds = 0, worst_seconds = 0;
   std::string worst_fen;
+  std::vector<double> times;
 
   void Print(const std::string& what, const arbiter::MateSearchOptions& o) const {
     std::printf("%s: %ld analyses, budget %llu\n", what.c_str(), positions,
@@ -37,6 +40,15 @@ struct Tally {
                 positions ? 100.0 * unknown / positions : 0.0);
     std::printf("%.0f analyses/s on one core (%.2f s); worst %.1f ms: %s\n", positions / seconds,
                 seconds, worst_seconds * 1e3, worst_fen.c_str());
+    if (times.empty()) return;
+    // Where the time goes: per-position percentiles and the tail's share.
+    std::vector<double> t = times;
+    std::sort(t.begin(), t.end());
+    auto at = [&](double q) { return t[std::min(t.size() - 1, size_t(q * t.size()))] * 1e6; };
+    double tail = 0;
+    for (size_t i = t.size() - t.size() / 100; i < t.size(); ++i) tail += t[i];
+    std::printf("per position: p50 %.0f us, p90 %.0f us, p99 %.0f us; slowest 1%% take %.0f%% of the time\n",
+                at(0.5), at(0.9), at(0.99), 100.0 * tail / seconds);
   }
 
   void Add(const arbiter::Position& pos, arbiter::Color side, const arbiter::MateSearchOptions& o,
@@ -46,6 +58,7 @@ struct Tally {
     double s = std::chrono::duration<double>(Clock::now() - start).count();
     ++positions;
     seconds += s;
+    times.push_back(s);
     if (s > worst_seconds) {
       worst_seconds = s;
       worst_fen = pos.Fen() + (side == arbiter::kWhite ? " (white)" : " (black)");
