@@ -3,13 +3,16 @@
 // position.
 //
 //   mate_ability_bench FILE.pgn[.zst] [--budget N] [--all] [--show-unknown] [--max-games N]
-//                      [--no-retrograde]
+//                      [--no-retrograde] [--tables DIR]
 //   mate_ability_bench --fens FILE [--budget N]    (lines "FEN|w" or "FEN|b")
 //
 // Default: (a) the final position of every decisive "Time forfeit" game, for
 // the side that won on time (the 6.9 question). With --all: (b) every
 // position of those games, both sides (the 5.2.2 question). Games with an
 // unsupported variant or an illegal move are skipped and counted.
+// --tables DIR loads the retrograde tables from DIR (arbiter tables build
+// DIR; missing ones are generated and saved there), so that the figures
+// leave out the one-time generation.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -47,8 +50,10 @@ struct Tally {
     auto at = [&](double q) { return t[std::min(t.size() - 1, size_t(q * t.size()))] * 1e6; };
     double tail = 0;
     for (size_t i = t.size() - t.size() / 100; i < t.size(); ++i) tail += t[i];
-    std::printf("per position: p50 %.0f us, p90 %.0f us, p99 %.0f us; slowest 1%% take %.0f%% of the time\n",
-                at(0.5), at(0.9), at(0.99), 100.0 * tail / seconds);
+    std::printf(
+        "per position: p50 %.0f us, p90 %.0f us, p99 %.0f us; slowest 1%% take %.0f%% of the "
+        "time\n",
+        at(0.5), at(0.9), at(0.99), 100.0 * tail / seconds);
   }
 
   void Add(const arbiter::Position& pos, arbiter::Color side, const arbiter::MateSearchOptions& o,
@@ -73,6 +78,17 @@ struct Tally {
   }
 };
 
+// Where the retrograde tables came from: a run that generated some also
+// timed their generation.
+void PrintTableSources() {
+  const arbiter::tablebase::RetrogradeSolver& solver = arbiter::SharedRetrogradeSolver();
+  std::printf("retrograde tables: %zu loaded, %zu generated%s%s\n", solver.tables_loaded(),
+              solver.tables_generated(), solver.cache_dir().empty() ? "" : " in ",
+              solver.cache_dir().c_str());
+  for (const absl::Status& s : {solver.last_load_error(), solver.last_store_error()})
+    if (!s.ok()) std::fprintf(stderr, "warning: %s\n", std::string(s.message()).c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -87,6 +103,14 @@ int main(int argc, char** argv) {
       fens = argv[++i];
     } else if (!std::strcmp(argv[i], "--max-games") && i + 1 < argc) {
       max_games = std::strtol(argv[++i], nullptr, 10);
+    } else if (!std::strcmp(argv[i], "--tables") && i + 1 < argc) {
+      // Retrograde tables from a directory (arbiter tables build DIR): the
+      // throughput then excludes the one-time table generation.
+      absl::Status s = arbiter::ConfigureSharedRetrogradeTables(argv[++i]);
+      if (!s.ok()) {
+        std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
+        return 2;
+      }
     } else if (!std::strcmp(argv[i], "--no-retrograde")) {
       options.retrograde = false;  // time the searches without table builds
     } else if (!std::strcmp(argv[i], "--all")) {
@@ -114,11 +138,13 @@ int main(int argc, char** argv) {
     }
     std::fclose(f);
     tally.Print("positions from " + fens, options);
+    PrintTableSources();
     return 0;
   }
   if (path.empty()) {
     std::fprintf(stderr,
-                 "usage: %s FILE.pgn[.zst] [--budget N] [--all] [--show-unknown] [--max-games N]\n",
+                 "usage: %s FILE.pgn[.zst] [--budget N] [--all] [--show-unknown] [--max-games N]\n"
+                 "          [--tables DIR] [--no-retrograde]\n",
                  argv[0]);
     return 2;
   }
@@ -157,5 +183,6 @@ int main(int argc, char** argv) {
   }
   std::printf("games %ld (skipped %ld)\n", games, skipped);
   tally.Print(all ? "all positions, both sides" : "final positions, winner's side", options);
+  PrintTableSources();
   return 0;
 }

@@ -3,7 +3,7 @@
 //   retrograde_bench [SIGNATURE...]
 //
 // Without arguments: every 3- and 4-man signature (the 35 tables of the
-// Syzygy 3-4-man set, plus KvK). Signatures are solved in an order where
+// Syzygy 3-4-man set, plus KvK: AllRetrogradeSignatures). Signatures are solved in an order where
 // every sub-table a capture or promotion leads into is already cached, so
 // each line times that table's own generation only.
 #include <chrono>
@@ -13,21 +13,10 @@
 
 #include "core/tablebase/retrograde.h"
 
-namespace {
-
-const char* const kAllSignatures[] = {
-    "KvK",   "KNvK",  "KBvK",  "KRvK",  "KQvK",  "KPvK",  "KNvKN", "KBvKN", "KBvKB",
-    "KRvKN", "KRvKB", "KRvKR", "KQvKN", "KQvKB", "KQvKR", "KQvKQ", "KNNvK", "KBNvK",
-    "KBBvK", "KRNvK", "KRBvK", "KRRvK", "KQNvK", "KQBvK", "KQRvK", "KQQvK", "KNvKP",
-    "KBvKP", "KRvKP", "KQvKP", "KPvKP", "KNPvK", "KBPvK", "KRPvK", "KQPvK", "KPPvK",
-};
-
-}  // namespace
-
 int main(int argc, char** argv) {
   std::vector<std::string> signatures;
   for (int i = 1; i < argc; ++i) signatures.push_back(argv[i]);
-  if (signatures.empty()) signatures.assign(std::begin(kAllSignatures), std::end(kAllSignatures));
+  if (signatures.empty()) signatures = arbiter::tablebase::AllRetrogradeSignatures();
 
   arbiter::tablebase::RetrogradeSolver solver;
   std::printf("%-8s %10s %12s %12s %8s\n", "table", "seconds", "positions", "bytes", "ns/pos");

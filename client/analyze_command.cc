@@ -3,17 +3,21 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "client/args.h"
 #include "client/commands.h"
+#include "client/remote.h"
 #include "client/search_options.h"
 #include "client/tablebase_options.h"
+#include "client/tables_option.h"
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/rules/assessment.h"
+#include "core/rules/position_analysis.h"
 #include "core/rules/report.h"
 #include "core/rules/tablebase_verdict.h"
 #include "core/util/json.h"
@@ -87,34 +91,27 @@ std::string TablebaseText(const TablebaseProbe& p) {
   return out;
 }
 
-// One FEN plus moves: the moves build the history used by repetition claims.
-absl::StatusOr<std::string> AnalyzeOne(const std::string& fen, bool chess960,
-                                       const std::vector<std::string>& moves, bool json,
-                                       const MateSearchOptions& options,
-                                       const SyzygyTablebase* tables) {
-  absl::StatusOr<Position> pos = Position::FromFen(fen, chess960);
-  if (!pos.ok()) return pos.status();
-  Game game(*pos);
-  for (size_t i = 0; i < moves.size(); ++i) {
-    absl::StatusOr<Move> m = ParseUci(game.position(), moves[i]);
-    if (!m.ok())
-      return absl::InvalidArgumentError(
-          absl::StrCat("move ", i + 1, ": ", std::string(m.status().message())));
-    if (AutomaticEnding(game) != GameStatus::kOngoing)
-      return absl::InvalidArgumentError(
-          absl::StrCat("move ", i + 1, " (", moves[i], "): the game had already ended"));
-    game.Play(*m);
-  }
-  Assessment a = Assess(game, options);
-  std::optional<TablebaseProbe> probe;
-  if (tables) probe = ProbeTablebase(*tables, game.position());
-  const TablebaseProbe* tb = probe ? &*probe : nullptr;
-  if (json) return AssessmentJson(game.position(), a, tb) + "\n";
-  return Text(game.position(), a) + (tb ? TablebaseText(*tb) : "");
+// One FEN plus moves (the history for repetition claims), rendered as the
+// JSON record or the text report.
+std::string Render(const PositionAnalysis& a, bool json) {
+  const TablebaseProbe* tb = a.tablebase ? &*a.tablebase : nullptr;
+  if (json) return AssessmentJson(a.position, a.assessment, tb) + "\n";
+  return Text(a.position, a.assessment) + (tb ? TablebaseText(*tb) : "");
 }
 
-int RunBatch(const std::string& path, bool chess960, const MateSearchOptions& options,
-             const SyzygyTablebase* tables) {
+// Embedded, or through a coordinator: the same question, the same answer.
+using Analyzer = std::function<absl::StatusOr<PositionAnalysis>(
+    const std::string& fen, bool chess960, const std::vector<std::string>& moves)>;
+
+absl::StatusOr<std::string> AnalyzeOne(const Analyzer& analyze, const std::string& fen,
+                                       bool chess960, const std::vector<std::string>& moves,
+                                       bool json) {
+  absl::StatusOr<PositionAnalysis> a = analyze(fen, chess960, moves);
+  if (!a.ok()) return a.status();
+  return Render(*a, json);
+}
+
+int RunBatch(const std::string& path, bool chess960, const Analyzer& analyze) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
@@ -129,8 +126,7 @@ int RunBatch(const std::string& path, bool chess960, const MateSearchOptions& op
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    absl::StatusOr<std::string> out =
-        AnalyzeOne(line, chess960, {}, /*json=*/true, options, tables);
+    absl::StatusOr<std::string> out = AnalyzeOne(analyze, line, chess960, {}, /*json=*/true);
     if (out.ok()) {
       std::fputs(out->c_str(), stdout);
     } else {
@@ -167,27 +163,47 @@ int RunAnalyze(const std::vector<std::string>& argv) {
       }
     }
   }
-  absl::StatusOr<Args> args =
-      Args::Parse(rest, {"fen", kBudgetOption, kTableOption, kSyzygyOption}, {"json", "chess960"});
+  absl::StatusOr<Args> args = Args::Parse(
+      rest, {"fen", kBudgetOption, kTableOption, kSyzygyOption, kTablesOption, kCoordinatorOption},
+      {"json", "chess960"});
   if (!args.ok()) return Fail(args.status());
   absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, {});
   if (!options.ok()) return Fail(options.status());
-  absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = TablebaseFrom(*args);
-  if (!tables.ok()) return Fail(tables.status());
-  options->syzygy = tables->get();  // a tablebase win proves "can mate"
+  Analyzer analyze;
+  std::unique_ptr<RemoteArbiter> remote;
+  std::shared_ptr<const SyzygyTablebase> tables;
+  if (std::string coordinator = CoordinatorFrom(*args); !coordinator.empty()) {
+    remote = std::make_unique<RemoteArbiter>(coordinator);
+    const bool tablebase = TablebaseRequested(*args);
+    analyze = [&, tablebase](const std::string& fen, bool chess960,
+                             const std::vector<std::string>& moves) {
+      return remote->Analyze(fen, chess960, moves, *options, tablebase);
+    };
+  } else {
+    if (absl::Status s = ConfigureTablesFrom(*args); !s.ok()) return Fail(s);
+    absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> opened = TablebaseFrom(*args);
+    if (!opened.ok()) return Fail(opened.status());
+    tables = *std::move(opened);
+    analyze = [&](const std::string& fen, bool chess960, const std::vector<std::string>& moves) {
+      return AnalyzePosition(fen, chess960, moves, *options, tables.get());
+    };
+  }
   const bool chess960 = args->Has("chess960");
   if (!args->positional().empty()) {
     if (args->positional().size() > 1 || args->Has("fen") || !moves.empty())
       return Fail(absl::InvalidArgumentError(
           "batch mode takes one FILE (or - for stdin) and no --fen/--moves"));
-    return RunBatch(args->positional()[0], chess960, *options, tables->get());
+    const int code = RunBatch(args->positional()[0], chess960, analyze);
+    WarnAboutTables("analyze");
+    return code;
   }
   if (!args->Has("fen"))
     return Fail(absl::InvalidArgumentError("--fen FEN is required (or a FILE of FENs)"));
   absl::StatusOr<std::string> out =
-      AnalyzeOne(args->Get("fen"), chess960, moves, args->Has("json"), *options, tables->get());
+      AnalyzeOne(analyze, args->Get("fen"), chess960, moves, args->Has("json"));
   if (!out.ok()) return Fail(out.status());
   std::fputs(out->c_str(), stdout);
+  WarnAboutTables("analyze");
   return 0;
 }
 

@@ -10,5 +10,7 @@ namespace arbiter::cli {
 int RunPerft(const std::vector<std::string>& args);
 int RunAnalyze(const std::vector<std::string>& args);
 int RunVerify(const std::vector<std::string>& args);
+int RunTables(const std::vector<std::string>& args);
+int RunJob(const std::vector<std::string>& args);
 
 }  // namespace arbiter::cli

@@ -12,7 +12,7 @@ namespace {
 constexpr char kUsage[] =
     "arbiter - rules, with evidence, on how chess games end\n"
     "\n"
-    "Usage: arbiter <command> [options]\n"
+    "Usage: arbiter [--coordinator HOST:PORT] <command> [options]\n"
     "\n"
     "Commands:\n"
     "  perft --fen FEN --depth N [--divide] [--json] [--chess960]\n"
@@ -37,17 +37,45 @@ constexpr char kUsage[] =
     "        the tables do not cover the position.\n"
     "\n"
     "  verify PATH|- [--format text|jsonl|csv] [--jobs N] [--budget N] [--table-mb M]\n"
-    "         [--syzygy DIR]...\n"
+    "         [--shard I/N] [--output FILE] [--syzygy DIR]...\n"
     "        Rule on every game of a PGN file (.pgn or .pgn.zst; - reads stdin):\n"
     "        the correct result under the FIDE Laws, the rule and article that\n"
     "        decide it, and whether the declared result agrees. One record per\n"
     "        game in input order, then a summary. --jobs defaults to all cores;\n"
     "        --budget (default 200000) bounds each mate search. --syzygy adds the\n"
     "        final position's tablebase value and flags declared results that\n"
-    "        contradict it (tablebase_contradiction).\n"
+    "        contradict it (tablebase_contradiction). --shard I/N rules only on\n"
+    "        the games numbered g with (g - 1) % N == I (records keep their global\n"
+    "        numbers; the summary counts the shard). --output FILE writes records\n"
+    "        and summary to FILE instead of stdout, atomically: a temporary file\n"
+    "        beside it is renamed into place only when the run completes.\n"
+    "\n"
+    "  tables build DIR [--signatures SIG,SIG...]\n"
+    "        Write the exact retrograde tables (3-4 men; default all 36, else the\n"
+    "        signatures given, e.g. KQvK,KRvKP, with their sub-tables) into DIR,\n"
+    "        one DIR/SIG.arbt file each, for --tables. Tables already there are\n"
+    "        loaded and checked. One line per table: positions, bytes, seconds,\n"
+    "        loaded or generated.\n"
+    "\n"
+    "  job submit PATH [--budget N] [--table-mb M] [--syzygy DIR]\n"
+    "  job watch ID\n"
+    "  job results ID [--format text|jsonl|csv] [--from N]\n"
+    "        (with --coordinator) Rule on every game of a PGN file that the\n"
+    "        coordinator reads (shared storage): submit prints the job's id;\n"
+    "        watch prints its progress until it ends (exit 0 when done); results\n"
+    "        prints its records (from game N) and summary as verify does.\n"
     "\n"
     "  --syzygy DIR   Syzygy tables (repeatable, or DIR:DIR...); default\n"
     "                 $ARBITER_SYZYGY. Without either, no tablebase fields.\n"
+    "\n"
+    "  --tables DIR   (analyze, verify) Load the retrograde tables from DIR; save\n"
+    "                 the ones generated there. Default $ARBITER_TABLES; without\n"
+    "                 either, they are generated in memory by every run.\n"
+    "\n"
+    "  --coordinator HOST:PORT   (analyze, verify) Send the work to an\n"
+    "                 arbiter-coordinator instead of running the engine in this\n"
+    "                 process; the output is the same. Default $ARBITER_COORDINATOR.\n"
+    "                 --syzygy then asks the workers to probe their own tables.\n"
     "\n"
     "  help, --help   Show this text.\n";
 
@@ -59,11 +87,26 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
-  std::string command = argv[1];
-  std::vector<std::string> rest(argv + 2, argv + argc);
+  // "--coordinator HOST:PORT" may come before the command; it is handed to
+  // the command like its own options.
+  std::vector<std::string> global;
+  int first = 1;
+  while (first < argc && std::strncmp(argv[first], "--coordinator", 13) == 0) {
+    global.push_back(argv[first++]);
+    if (!std::strchr(global.back().c_str(), '=') && first < argc) global.push_back(argv[first++]);
+  }
+  if (first >= argc) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  std::string command = argv[first];
+  std::vector<std::string> rest(argv + first + 1, argv + argc);
+  rest.insert(rest.end(), global.begin(), global.end());
   if (command == "perft") return arbiter::cli::RunPerft(rest);
   if (command == "analyze") return arbiter::cli::RunAnalyze(rest);
   if (command == "verify") return arbiter::cli::RunVerify(rest);
+  if (command == "tables") return arbiter::cli::RunTables(rest);
+  if (command == "job") return arbiter::cli::RunJob(rest);
   std::fprintf(stderr, "arbiter: unknown command \"%s\" (see arbiter --help)\n", command.c_str());
   return 2;
 }

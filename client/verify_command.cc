@@ -1,17 +1,26 @@
 // `arbiter verify`: rules on every game of a PGN file (or stdin), in input
 // order, in parallel, with memory bounded however large the input.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <map>
 #include <thread>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "client/args.h"
 #include "client/commands.h"
+#include "client/remote.h"
 #include "client/search_options.h"
 #include "client/tablebase_options.h"
+#include "client/tables_option.h"
+#include "client/verdict_output.h"
 #include "core/io/byte_source.h"
 #include "core/rules/game_verdict.h"
 #include "core/util/json.h"
@@ -20,164 +29,161 @@
 namespace arbiter::cli {
 namespace {
 
-enum class Format { kText, kJsonl, kCsv };
-
 int Fail(const absl::Status& s) {
   std::fprintf(stderr, "arbiter verify: %s\n", std::string(s.message()).c_str());
   return 2;
 }
 
-std::string CsvField(std::string_view s) {
-  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
+// --shard I/N: this run rules on the games whose 1-based number g has
+// (g - 1) % count == index.
+struct Shard {
+  int64_t index = 0, count = 1;
+};
+
+absl::StatusOr<Shard> ParseShard(const std::string& text) {
+  Shard s;
+  const size_t slash = text.find('/');
+  if (slash == std::string::npos || !absl::SimpleAtoi(text.substr(0, slash), &s.index) ||
+      !absl::SimpleAtoi(text.substr(slash + 1), &s.count) || s.count < 1 || s.index < 0 ||
+      s.index >= s.count)
+    return absl::InvalidArgumentError(
+        absl::StrCat("--shard must be I/N with 0 <= I < N, got \"", text, "\""));
+  return s;
 }
 
-constexpr char kCsvHeader[] =
-    "game,site,declared,termination,ruling,agrees,certain,rule,article,ended_at_ply,"
-    "moves_after_end,winner_can_mate,error,error_line";
-// Appended to the header only when tables were given.
-constexpr char kCsvTablebaseHeader[] = ",tablebase_category,tablebase_contradiction";
-
-// The tablebase columns of a row (empty cells when not covered).
-std::string CsvTablebase(const TablebaseJudgement& t) {
-  const RootResult* r = t.probe.root ? &*t.probe.root : nullptr;
-  return absl::StrCat(",", r ? ToString(r->category) : "", ",",
-                      t.contradiction ? (*t.contradiction ? "true" : "false") : "");
-}
-
-std::string CsvRow(const GameVerdict& v) {
-  const Ruling* r = v.ruling ? &*v.ruling : nullptr;
-  std::string can_mate = r && r->winner_side ? ToString(r->winner_can_mate.answer) : "";
-  return absl::StrCat(
-      v.game, ",", CsvField(v.site), ",", CsvField(v.declared), ",", CsvField(v.termination), ",",
-      r ? r->ruling : "", ",", r ? (r->agrees ? "true" : "false") : "", ",",
-      r ? (r->certain ? "true" : "false") : "", ",", r ? r->rule : "", ",", r ? r->article : "",
-      ",", r && r->ended_at_ply ? absl::StrCat(*r->ended_at_ply) : "", ",",
-      r ? absl::StrCat(r->moves_after_end) : "", ",", can_mate, ",", CsvField(v.error), ",",
-      v.error.empty() ? "" : absl::StrCat(v.error_line),
-      v.tablebase ? CsvTablebase(*v.tablebase) : "", "\n");
-}
-
-std::string TextLine(const GameVerdict& v) {
-  std::string head = absl::StrCat("#", v.game, v.site.empty() ? "" : " ", v.site, ": ");
-  if (!v.ruling) return absl::StrCat(head, "ERROR ", v.error, "\n");
-  const Ruling& r = *v.ruling;
-  std::string line =
-      absl::StrCat(head, v.declared.empty() ? "?" : v.declared, " -> ", r.ruling, " by ", r.rule);
-  if (!r.article.empty()) absl::StrAppend(&line, " (", r.article, ")");
-  if (r.ended_at_ply) absl::StrAppend(&line, " after ply ", *r.ended_at_ply);
-  if (r.moves_after_end) absl::StrAppend(&line, ", ", r.moves_after_end, " plies played after");
-  if (!r.agrees) absl::StrAppend(&line, r.certain ? "  DISAGREES" : "  DISAGREES (uncertain)");
-  if (v.tablebase && !v.tablebase->note.empty()) {
-    const bool contradiction = v.tablebase->contradiction.value_or(false);
-    absl::StrAppend(&line, contradiction ? "  TABLEBASE CONTRADICTION: " : "  (tablebase: ",
-                    v.tablebase->note, contradiction ? "" : ")");
-  }
-  return line + "\n";
-}
-
-struct Summary {
-  int64_t games = 0, errors = 0, agree = 0, disagree = 0, uncertain = 0;
-  // Counted, and printed, only when tables were given.
-  bool tablebases = false;
-  int64_t tablebase_covered = 0, tablebase_contradictions = 0;
-  std::map<std::string, int64_t> by_rule;
-  std::map<std::string, int64_t> disagreements;  // "declared -> ruling by rule"
-
-  void Add(const GameVerdict& v) {
-    ++games;
-    if (v.tablebase && v.tablebase->probe.root) ++tablebase_covered;
-    if (v.tablebase && v.tablebase->contradiction.value_or(false)) ++tablebase_contradictions;
-    if (!v.ruling) {
-      ++errors;
-      return;
+// --output FILE: written to a temporary file beside FILE and renamed onto it
+// only by Commit, so FILE is either absent, its previous content, or a
+// complete run's output — never half a run (a killed or retried job). A FILE
+// that exists and is not a regular file (/dev/stdout, a pipe) is written
+// directly (so is anything under /dev/ or /proc/): renaming over it would
+// replace the device. A symbolic link is followed, so the file it names is
+// replaced, not the link.
+class OutputFile {
+ public:
+  static absl::StatusOr<std::unique_ptr<OutputFile>> Create(std::string path) {
+    // Devices and pipes (/dev/stdout may name a regular file, behind a link
+    // in /proc, that the caller's shell holds open) are written in place.
+    struct stat st;
+    if (path.starts_with("/dev/") || path.starts_with("/proc/") ||
+        (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) {
+      FILE* file = std::fopen(path.c_str(), "w");
+      if (!file)
+        return absl::InvalidArgumentError(
+            absl::StrCat("--output ", path, ": ", std::strerror(errno)));
+      return std::unique_ptr<OutputFile>(new OutputFile(path, "", file));
     }
-    ++by_rule[v.ruling->rule];
-    if (!v.ruling->certain) ++uncertain;
-    if (v.ruling->agrees) {
-      ++agree;
-    } else {
-      ++disagree;
-      ++disagreements[absl::StrCat(v.declared, " -> ", v.ruling->ruling, " by ", v.ruling->rule)];
+    for (int links = 0; links < 40 && ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+         ++links) {
+      std::error_code error;
+      std::filesystem::path target = std::filesystem::read_symlink(path, error);
+      if (error) break;
+      path = (std::filesystem::path(path).parent_path() / target).string();  // if absolute: target
     }
+    const std::filesystem::path target(path);
+    std::string temp =
+        (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
+    const int fd = ::mkstemp(temp.data());
+    if (fd < 0)
+      return absl::InvalidArgumentError(
+          absl::StrCat("--output ", path, ": cannot create ", temp, ": ", std::strerror(errno)));
+    const mode_t mask = ::umask(0);  // mkstemp makes 0600; give what open() would
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+    FILE* file = ::fdopen(fd, "w");
+    if (!file) {
+      ::close(fd);
+      ::unlink(temp.c_str());
+      return absl::InternalError(absl::StrCat("--output ", path, ": ", std::strerror(errno)));
+    }
+    return std::unique_ptr<OutputFile>(new OutputFile(path, temp, file));
+  }
+  ~OutputFile() {
+    if (file_) std::fclose(file_);
+    if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
+  }
+  FILE* file() const { return file_; }
+
+  // Flushes to disk and renames into place.
+  absl::Status Commit() {
+    bool ok = std::fflush(file_) == 0 && !std::ferror(file_) &&
+              (temp_.empty() || ::fsync(fileno(file_)) == 0);
+    ok = std::fclose(file_) == 0 && ok;
+    file_ = nullptr;
+    if (!ok || (!temp_.empty() && std::rename(temp_.c_str(), path_.c_str()) != 0))
+      return absl::InternalError(absl::StrCat("--output ", path_, ": ", std::strerror(errno)));
+    committed_ = true;
+    if (temp_.empty()) return absl::OkStatus();
+    // Make the rename itself durable.
+    std::string dir = std::filesystem::path(path_).parent_path().string();
+    if (const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY); dfd >= 0) {
+      ::fsync(dfd);
+      ::close(dfd);
+    }
+    return absl::OkStatus();
   }
 
-  std::string Json(double seconds) const {
-    auto map_json = [](const std::map<std::string, int64_t>& m) {
-      json::Object o;
-      for (const auto& [k, n] : m) o.Add(k, n);
-      return o.Close();
-    };
-    json::Object o;
-    o.Add("games", games).Add("errors", errors).Add("agree", agree).Add("disagree", disagree);
-    o.Add("uncertain", uncertain).AddRaw("by_rule", map_json(by_rule));
-    o.AddRaw("disagreements", map_json(disagreements));
-    if (tablebases) {
-      o.Add("tablebase_covered", tablebase_covered);
-      o.Add("tablebase_contradictions", tablebase_contradictions);
-    }
-    o.AddRaw("seconds", absl::StrCat(seconds));
-    return json::Object().AddRaw("summary", o.Close()).Close() + "\n";
-  }
-
-  std::string Text(double seconds) const {
-    std::string out = absl::StrCat("\nGames: ", games, "  errors: ", errors, "  agree: ", agree,
-                                   "  disagree: ", disagree, "  (rulings resting on an unknown",
-                                   " mate ability: ", uncertain, ")\n");
-    absl::StrAppend(&out, "By rule:\n");
-    for (const auto& [rule, n] : by_rule) absl::StrAppend(&out, "  ", rule, ": ", n, "\n");
-    if (!disagreements.empty()) absl::StrAppend(&out, "Disagreements (declared -> ruling):\n");
-    for (const auto& [kind, n] : disagreements) absl::StrAppend(&out, "  ", kind, ": ", n, "\n");
-    if (tablebases)
-      absl::StrAppend(&out, "Tablebase: ", tablebase_covered, " final positions covered, ",
-                      tablebase_contradictions, " contradictions\n");
-    absl::StrAppend(&out, "Time: ", seconds, " s (", seconds > 0 ? int64_t(games / seconds) : 0,
-                    " games/s)\n");
-    return out;
-  }
+ private:
+  // `temp` empty: writing `path` directly.
+  OutputFile(std::string path, std::string temp, FILE* file)
+      : path_(std::move(path)), temp_(std::move(temp)), file_(file) {}
+  std::string path_, temp_;
+  FILE* file_;
+  bool committed_ = false;
 };
 
 }  // namespace
 
 int RunVerify(const std::vector<std::string>& argv) {
   absl::StatusOr<Args> args =
-      Args::Parse(argv, {"format", "jobs", kBudgetOption, kTableOption, kSyzygyOption}, {});
+      Args::Parse(argv,
+                  {"format", "jobs", "shard", "output", kBudgetOption, kTableOption, kSyzygyOption,
+                   kTablesOption, kCoordinatorOption},
+                  {});
   if (!args.ok()) return Fail(args.status());
+  // With a coordinator the workers hold the tables; embedded, this process.
+  const std::string coordinator = CoordinatorFrom(*args);
+  if (coordinator.empty()) {
+    if (absl::Status s = ConfigureTablesFrom(*args); !s.ok()) return Fail(s);
+  }
   // The same budget as single-position analysis (a ruling must not depend
   // on how it was asked); most game ends are decided in a few hundred nodes
   // and the table grows only as a search needs it.
   absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, MateSearchOptions{});
   if (!options.ok()) return Fail(options.status());
-  absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = TablebaseFrom(*args);
+  absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = nullptr;
+  if (coordinator.empty()) tables = TablebaseFrom(*args);
   if (!tables.ok()) return Fail(tables.status());
   const SyzygyTablebase* tb = tables->get();
   options->syzygy = tb;  // a tablebase win proves "can mate"
+  const bool tablebase = coordinator.empty() ? tb != nullptr : TablebaseRequested(*args);
   if (args->positional().size() != 1)
     return Fail(absl::InvalidArgumentError("give one PGN file (.pgn or .pgn.zst), or - for stdin"));
-  Format format;
-  std::string format_name = args->Get("format", "text");
-  if (format_name == "text")
-    format = Format::kText;
-  else if (format_name == "jsonl" || format_name == "json")
-    format = Format::kJsonl;
-  else if (format_name == "csv")
-    format = Format::kCsv;
-  else
-    return Fail(absl::InvalidArgumentError(
-        absl::StrCat("--format must be text, jsonl or csv, not \"", format_name, "\"")));
+  absl::StatusOr<VerdictFormat> format = ParseVerdictFormat(args->Get("format", "text"));
+  if (!format.ok()) return Fail(format.status());
   absl::StatusOr<int64_t> jobs =
       args->GetInt("jobs", std::max(1u, std::thread::hardware_concurrency()));
   if (!jobs.ok()) return Fail(jobs.status());
   if (*jobs < 1 || *jobs > 1024) return Fail(absl::InvalidArgumentError("--jobs must be 1..1024"));
+  absl::StatusOr<Shard> shard = ParseShard(args->Get("shard", "0/1"));
+  if (!shard.ok()) return Fail(shard.status());
 
   absl::StatusOr<std::unique_ptr<ByteSource>> source = ByteSource::Open(args->positional()[0]);
   if (!source.ok()) return Fail(source.status());
   PgnReader reader(*std::move(source), PgnReaderOptions{.keep_comments = false});
+  // The next game of this shard: every game is parsed (RawGame::index stays
+  // the global number), only the shard's are replayed.
+  auto next_game = [&](RawGame* game) {
+    while (reader.Next(game))
+      if ((game->index - 1) % shard->count == shard->index) return true;
+    return false;
+  };
+  std::unique_ptr<OutputFile> output_file;
+  if (args->Has("output")) {
+    absl::StatusOr<std::unique_ptr<OutputFile>> f = OutputFile::Create(args->Get("output"));
+    if (!f.ok()) return Fail(f.status());
+    output_file = *std::move(f);
+  }
+  FILE* out = output_file ? output_file->file() : stdout;
 
   const bool progress = isatty(STDERR_FILENO);
   const auto start = std::chrono::steady_clock::now();
@@ -185,39 +191,36 @@ int RunVerify(const std::vector<std::string>& argv) {
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  Summary summary;
-  summary.tablebases = tb != nullptr;
-  if (format == Format::kCsv)
-    std::fputs(absl::StrCat(kCsvHeader, tb ? kCsvTablebaseHeader : "", "\n").c_str(), stdout);
-
-  thread_local ReplayedGame scratch;
-  OrderedParallelMap<RawGame, GameVerdict>::Run(
-      {.threads = int(*jobs), .batch_size = 64, .max_batches = size_t(4 * *jobs)},
-      [&](RawGame* game) { return reader.Next(game); },
-      [&](RawGame& game, GameVerdict* verdict) {
-        VerifyGame(game, *options, &scratch, verdict, tb);
-      },
-      [&](GameVerdict& v) {
-        summary.Add(v);
-        std::string line = format == Format::kJsonl ? GameVerdictJson(v) + "\n"
-                           : format == Format::kCsv ? CsvRow(v)
-                                                    : TextLine(v);
-        std::fwrite(line.data(), 1, line.size(), stdout);
-        if (progress &&
-            std::chrono::steady_clock::now() - last_progress > std::chrono::milliseconds(500)) {
-          last_progress = std::chrono::steady_clock::now();
-          std::fprintf(stderr, "\r%lld games, %.0f games/s ", (long long)summary.games,
-                       summary.games / elapsed());
-        }
-      });
+  VerdictPrinter printer(*format, tablebase, out);
+  auto deliver = [&](GameVerdict& v) {
+    printer.Print(v);
+    if (progress &&
+        std::chrono::steady_clock::now() - last_progress > std::chrono::milliseconds(500)) {
+      last_progress = std::chrono::steady_clock::now();
+      std::fprintf(stderr, "\r%lld games, %.0f games/s ", (long long)printer.games(),
+                   printer.games() / elapsed());
+    }
+  };
+  if (!coordinator.empty()) {
+    // The coordinator's workers rule; records and summary are the same.
+    RemoteArbiter remote(coordinator);
+    if (absl::Status s = remote.Verify(next_game, *options, tablebase, deliver); !s.ok())
+      return Fail(s);
+  } else {
+    thread_local ReplayedGame scratch;
+    OrderedParallelMap<RawGame, GameVerdict>::Run(
+        {.threads = int(*jobs), .batch_size = 64, .max_batches = size_t(4 * *jobs)}, next_game,
+        [&](RawGame& game, GameVerdict* verdict) {
+          VerifyGame(game, *options, &scratch, verdict, tb);
+        },
+        deliver);
+  }
   if (progress) std::fputs("\r\033[K", stderr);
-  const double seconds = elapsed();
-  if (format == Format::kJsonl)
-    std::fputs(summary.Json(seconds).c_str(), stdout);
-  else if (format == Format::kText)
-    std::fputs(summary.Text(seconds).c_str(), stdout);
-  else
-    std::fputs(summary.Text(seconds).c_str(), stderr);
+  printer.End(elapsed());
+  if (output_file) {
+    if (absl::Status s = output_file->Commit(); !s.ok()) return Fail(s);
+  }
+  WarnAboutTables("verify");
   return 0;
 }
 

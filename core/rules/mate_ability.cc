@@ -1,6 +1,11 @@
 #include "core/rules/mate_ability.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "core/analysis/fortress.h"
 #include "core/analysis/guided_mate_search.h"
@@ -71,10 +76,45 @@ MateAbility FromReachability(const Position& pos, Color side, const Reachability
   return out;
 }
 
+// The shared solver's cache directory, fixed when the solver is first used.
+struct SharedSolverConfig {
+  std::mutex mu;
+  std::optional<std::string> dir;  // set by ConfigureSharedRetrogradeTables
+  bool in_use = false;
+};
+
+SharedSolverConfig& SharedConfig() {
+  static SharedSolverConfig* config = new SharedSolverConfig;
+  return *config;
+}
+
 }  // namespace
 
+absl::Status ConfigureSharedRetrogradeTables(std::string dir) {
+  SharedSolverConfig& config = SharedConfig();
+  std::lock_guard<std::mutex> lock(config.mu);
+  if (config.in_use) {
+    return absl::FailedPreconditionError(
+        "the shared retrograde solver is already in use; configure its table directory first");
+  }
+  config.dir = std::move(dir);
+  return absl::OkStatus();
+}
+
 tablebase::RetrogradeSolver& SharedRetrogradeSolver() {
-  static tablebase::RetrogradeSolver* solver = new tablebase::RetrogradeSolver();
+  // Function-local static: constructed once, thread-safely, on first use.
+  static tablebase::RetrogradeSolver* solver = [] {
+    SharedSolverConfig& config = SharedConfig();
+    std::lock_guard<std::mutex> lock(config.mu);
+    config.in_use = true;
+    std::string dir;
+    if (config.dir) {
+      dir = *config.dir;
+    } else if (const char* env = std::getenv("ARBITER_TABLES")) {
+      dir = env;
+    }
+    return new tablebase::RetrogradeSolver(std::move(dir));
+  }();
   return *solver;
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "core/analysis/material.h"
 #include "core/chess/position.h"
 #include "core/tablebase/retrograde.h"
@@ -54,8 +55,15 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side,
                                const MateSearchOptions& options = {});
 
 // The process-wide solver behind RetrogradeMateAbility: tables are costly to
-// build and never change, so every caller shares them.
+// build and never change, so every caller shares them. Its cache directory
+// (RetrogradeSolver, retrograde_store.h) is the one configured below, else
+// $ARBITER_TABLES, else none (tables generated in memory on first use).
 tablebase::RetrogradeSolver& SharedRetrogradeSolver();
+
+// Sets the shared solver's cache directory ("" for none, overriding
+// $ARBITER_TABLES). FailedPrecondition once the solver exists (its first
+// use fixes the directory), so call it before any analysis.
+absl::Status ConfigureSharedRetrogradeTables(std::string dir);
 
 // Retrograde analysis only, for at most 4 men without castling rights: "no"
 // with proof "retrograde" when no sequence of moves lets `side` mate (exact,

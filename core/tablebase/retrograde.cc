@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
+#include "core/tablebase/retrograde_store.h"
 
 namespace arbiter::tablebase {
 namespace {
@@ -65,6 +66,42 @@ int Better(int a, int b) {
   return Preference(a) >= Preference(b) ? a : b;
 }
 
+// Calls f(captured, promoter, promotion index, men after the move, their
+// slot indices in `layout`) once per kind of move that leaves the table: a
+// capture of man `captured` (-1: none), a promotion of pawn `promoter` (-1:
+// none) to kPromotions[index], or both. One fixed order, shared by the
+// generator and by RetrogradeTable::SubtableMaterials, so that a loaded
+// table lists its sub-tables as a generated one does.
+template <class F>
+void ForEachExit(const Layout& layout, F&& f) {
+  const int n = layout.men();
+  for (int c = -1; c < n; ++c) {
+    if (c >= 0 && layout.type(c) == kKing) continue;
+    for (int p = -1; p < n; ++p) {
+      if (p >= 0 && (layout.type(p) != kPawn || (c >= 0 && layout.color(c) == layout.color(p))))
+        continue;
+      if (c < 0 && p < 0) continue;  // a plain pawn push stays in this table
+      for (int ti = 0; ti < (p >= 0 ? 4 : 1); ++ti) {
+        // Men after the move, in our slot order without the captured one.
+        std::vector<std::pair<Color, PieceType>> men;
+        std::vector<int> index;
+        for (int j = 0; j < n; ++j) {
+          if (j == c) continue;
+          men.push_back({layout.color(j), j == p ? kPromotions[ti] : layout.type(j)});
+          index.push_back(j);
+        }
+        f(c, p, ti, men, index);
+      }
+    }
+  }
+}
+
+Material MaterialOfMen(const std::vector<std::pair<Color, PieceType>>& men) {
+  Material m;
+  for (const auto& [color, type] : men) ++m.count[color][type];
+  return m;
+}
+
 }  // namespace
 
 const char* WdlName(Wdl wdl) {
@@ -90,6 +127,16 @@ absl::StatusOr<std::string> CanonicalSignature(std::string_view signature) {
 }
 
 std::string SignatureOf(const Position& pos) { return Canonical(MaterialOf(pos)).Name(); }
+
+const std::vector<std::string>& AllRetrogradeSignatures() {
+  static const std::vector<std::string>* const all = new std::vector<std::string>{
+      "KvK",   "KNvK",  "KBvK",  "KRvK",  "KQvK",  "KPvK",  "KNvKN", "KBvKN", "KBvKB",
+      "KRvKN", "KRvKB", "KRvKR", "KQvKN", "KQvKB", "KQvKR", "KQvKQ", "KNNvK", "KBNvK",
+      "KBBvK", "KRNvK", "KRBvK", "KRRvK", "KQNvK", "KQBvK", "KQRvK", "KQQvK", "KNvKP",
+      "KBvKP", "KRvKP", "KQvKP", "KPvKP", "KNPvK", "KBPvK", "KRPvK", "KQPvK", "KPPvK",
+  };
+  return *all;
+}
 
 // ---------------------------------------------------------------------------
 // Generation.
@@ -261,28 +308,18 @@ class TableBuilder {
 };
 
 absl::Status TableBuilder::PrepareExits() {
-  const int n = layout_.men();
-  for (int c = -1; c < n; ++c) {
-    if (c >= 0 && layout_.type(c) == kKing) continue;
-    for (int p = -1; p < n; ++p) {
-      if (p >= 0 && (layout_.type(p) != kPawn || (c >= 0 && layout_.color(c) == layout_.color(p))))
-        continue;
-      if (c < 0 && p < 0) continue;  // a plain pawn push stays in this table
-      for (int ti = 0; ti < (p >= 0 ? 4 : 1); ++ti) {
-        // Men after the move, in our slot order without the captured one.
-        Material after;
-        std::vector<std::pair<Color, PieceType>> men;
-        std::vector<int> index;
-        for (int j = 0; j < n; ++j) {
-          if (j == c) continue;
-          PieceType type = j == p ? kPromotions[ti] : layout_.type(j);
-          men.push_back({layout_.color(j), type});
-          index.push_back(j);
-          ++after.count[layout_.color(j)][type];
-        }
+  absl::Status status;
+  ForEachExit(
+      layout_, [&](int c, int p, int ti, const std::vector<std::pair<Color, PieceType>>& men,
+                   const std::vector<int>& index) {
+        if (!status.ok()) return;
+        const Material after = MaterialOfMen(men);
         const Material canonical = Canonical(after);
         absl::StatusOr<std::shared_ptr<const RetrogradeTable>> sub = fetch_(canonical);
-        if (!sub.ok()) return sub.status();
+        if (!sub.ok()) {
+          status = sub.status();
+          return;
+        }
         if (std::find(t_.subtables_.begin(), t_.subtables_.end(), *sub) == t_.subtables_.end())
           t_.subtables_.push_back(*sub);
         Exit& e = exits_[c + 1][p + 1][ti];
@@ -301,10 +338,8 @@ absl::Status TableBuilder::PrepareExits() {
             }
           }
         }
-      }
-    }
-  }
-  return absl::OkStatus();
+      });
+  return status;
 }
 
 bool TableBuilder::Attacked(const Board& b, Square target, Color by, Bitboard occ,
@@ -840,6 +875,16 @@ absl::Status TableBuilder::Build() {
 RetrogradeTable::RetrogradeTable(const Material& canonical)
     : signature_(canonical.Name()), layout_(canonical) {}
 
+std::vector<Material> RetrogradeTable::SubtableMaterials(const Layout& layout) {
+  std::vector<Material> out;
+  ForEachExit(layout, [&](int, int, int, const std::vector<std::pair<Color, PieceType>>& men,
+                          const std::vector<int>&) {
+    const Material canonical = Canonical(MaterialOfMen(men));
+    if (std::find(out.begin(), out.end(), canonical) == out.end()) out.push_back(canonical);
+  });
+  return out;
+}
+
 absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeTable::Generate(
     std::string_view signature) {
   RetrogradeSolver solver;
@@ -850,6 +895,49 @@ size_t RetrogradeTable::bytes() const {
   return sizeof(*this) + code_.capacity() + mate_.capacity() +
          long_dtz_.size() * (sizeof(uint64_t) + sizeof(int16_t) + 2 * sizeof(void*)) +
          subtables_.capacity() * sizeof(subtables_[0]);
+}
+
+std::string RetrogradeTable::Inconsistency() const {
+  if (code_.size() != layout_.size())
+    return absl::StrCat(code_.size(), " code bytes for ", layout_.size(), " slots");
+  const bool mate_layout_ok =
+      (mate_stride_ == 0 && mate_offset_[kWhite] < 0 && mate_offset_[kBlack] < 0) ||
+      (mate_stride_ == 1 && mate_offset_[kWhite] + mate_offset_[kBlack] == -1 &&
+       std::min(mate_offset_[kWhite], mate_offset_[kBlack]) == -1) ||
+      (mate_stride_ == 2 && mate_offset_[kWhite] == 0 && mate_offset_[kBlack] == 1);
+  if (!mate_layout_ok) {
+    return absl::StrCat("mate-distance stride ", int(mate_stride_), " with offsets ",
+                        int(mate_offset_[0]), ", ", int(mate_offset_[1]));
+  }
+  if (mate_.size() != code_.size() * size_t(mate_stride_))
+    return absl::StrCat(mate_.size(), " mate-distance bytes for ", code_.size(), " slots");
+  // Byte-wide counters over blocks of 255 slots, so that the loop
+  // vectorises without widening (546 MB for the 3-4-man set).
+  uint64_t legal = 0, long_codes = 0, out_of_range = 0;
+  for (size_t begin = 0; begin < code_.size(); begin += 255) {
+    const size_t end = std::min(code_.size(), begin + 255);
+    uint8_t block_legal = 0, block_long = 0, block_out = 0;
+    for (size_t i = begin; i < end; ++i) {
+      const uint8_t code = code_[i];
+      block_legal += code != kIllegalCode;
+      block_long += code >= kCursedWinCode;
+      block_out += code > kBlessedLossCode;
+    }
+    legal += block_legal;
+    long_codes += block_long;
+    out_of_range += block_out;
+  }
+  if (out_of_range) return absl::StrCat(out_of_range, " code bytes out of range");
+  if (legal != positions_)
+    return absl::StrCat(positions_, " positions counted, ", legal, " legal slots stored");
+  if (long_codes != long_dtz_.size())
+    return absl::StrCat(long_codes, " cursed or blessed slots, ", long_dtz_.size(), " DTZ entries");
+  for (const auto& [slot, dtz] : long_dtz_) {
+    const uint8_t code = slot < code_.size() ? code_[slot] : kIllegalCode;
+    if (!(code == kCursedWinCode && dtz > 100) && !(code == kBlessedLossCode && dtz < -100))
+      return absl::StrCat("DTZ entry ", dtz, " for slot ", slot, " does not match its code");
+  }
+  return "";
 }
 
 Wdl RetrogradeTable::WdlAt(uint64_t slot) const {
@@ -1082,20 +1170,53 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::Get(
   // One generation at a time (it uses both cores anyway); the cache lock is
   // only held for look-ups, so probes of cached tables never wait for it.
   std::lock_guard<std::mutex> lock(generate_mu_);
-  return GenerateLocked(canonical);
+  return GetLocked(canonical);
 }
 
-absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::GenerateLocked(
+absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::GetLocked(
     const Material& canonical) {
   const std::string name = canonical.Name();
   if (auto table = Cached(name)) return table;  // made while we waited
-  std::shared_ptr<RetrogradeTable> table(new RetrogradeTable(canonical));
-  internal::TableBuilder builder(
-      *table, [this](const Material& sub) { return GenerateLocked(Canonical(sub)); });
-  if (absl::Status s = builder.Build(); !s.ok()) return s;
+  // A table that failed once fails again without re-reading its file (a
+  // verify run would otherwise read a corrupt file once per probe).
+  if (auto it = failed_.find(name); it != failed_.end()) return it->second;
+  auto fail = [&](const absl::Status& s) {
+    failed_[name] = s;
+    return s;
+  };
+  auto fetch = [this](const Material& sub) { return GetLocked(Canonical(sub)); };
+
+  std::shared_ptr<const RetrogradeTable> table;
+  bool loaded = false;
+  if (!cache_dir_.empty()) {
+    absl::StatusOr<std::shared_ptr<const RetrogradeTable>> from_disk =
+        LoadTable(cache_dir_, canonical, fetch);
+    if (!from_disk.ok()) {
+      // This file's own problem, or that of a sub-table it needs.
+      std::lock_guard<std::mutex> lock(cache_mu_);
+      last_load_error_ = from_disk.status();
+      return fail(from_disk.status());
+    }
+    table = *std::move(from_disk);
+    loaded = table != nullptr;
+  }
+  if (!table) {
+    std::shared_ptr<RetrogradeTable> made(new RetrogradeTable(canonical));
+    internal::TableBuilder builder(*made, fetch);
+    if (absl::Status s = builder.Build(); !s.ok()) return fail(s);
+    table = std::move(made);
+    if (!cache_dir_.empty()) {
+      // The table is good whether or not it reaches the disk.
+      if (absl::Status s = SaveTable(*table, cache_dir_); !s.ok()) {
+        std::lock_guard<std::mutex> lock(cache_mu_);
+        last_store_error_ = s;
+      }
+    }
+  }
   std::lock_guard<std::mutex> lock(cache_mu_);
+  ++(loaded ? loaded_ : generated_);
   cache_[name] = table;
-  return std::shared_ptr<const RetrogradeTable>(table);
+  return table;
 }
 
 absl::StatusOr<Wdl> RetrogradeSolver::ProbeWdl(const Position& pos) {
@@ -1138,6 +1259,26 @@ size_t RetrogradeSolver::bytes() const {
   size_t total = 0;
   for (const auto& [name, table] : cache_) total += table->bytes();
   return total;
+}
+
+size_t RetrogradeSolver::tables_loaded() const {
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  return loaded_;
+}
+
+size_t RetrogradeSolver::tables_generated() const {
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  return generated_;
+}
+
+absl::Status RetrogradeSolver::last_store_error() const {
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  return last_store_error_;
+}
+
+absl::Status RetrogradeSolver::last_load_error() const {
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  return last_load_error_;
 }
 
 }  // namespace arbiter::tablebase

@@ -40,7 +40,8 @@
 // the captures on the fly.
 //
 // Captures and promotions lead into other signatures, which are solved
-// first (recursively, cached by RetrogradeSolver).
+// first (recursively, cached by RetrogradeSolver). RetrogradeSolver can also
+// keep tables in a directory across processes (retrograde_store.h).
 #pragma once
 
 #include <array>
@@ -56,6 +57,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "core/chess/position.h"
 #include "core/tablebase/retrograde_index.h"
@@ -74,9 +76,15 @@ absl::StatusOr<std::string> CanonicalSignature(std::string_view signature);
 // Canonical signature of the men on the board ("KQvK" for K+Q v K either way).
 std::string SignatureOf(const Position& pos);
 
+// Every canonical signature of at most kMaxMen men: KvK and the 35 tables
+// of the Syzygy 3-4-man set, ordered so that each table's sub-tables come
+// before it (solving them in this order times each table on its own).
+const std::vector<std::string>& AllRetrogradeSignatures();
+
 namespace internal {
 class TableBuilder;
-}
+class TableStore;
+}  // namespace internal
 
 class RetrogradeTable {
  public:
@@ -138,7 +146,17 @@ class RetrogradeTable {
 
  private:
   friend class internal::TableBuilder;
+  friend class internal::TableStore;  // reads and writes the arrays below
   friend class RetrogradeSolver;
+
+  // Canonical material of every table this one's captures and promotions
+  // lead into, in the order generation fetches them (the order of
+  // subtables_), so that a loaded table gets the same list.
+  static std::vector<Material> SubtableMaterials(const Layout& layout);
+  // Empty when the arrays below are consistent enough for every probe to be
+  // safe and meaningful (checked on tables read from disk), else what is
+  // wrong.
+  std::string Inconsistency() const;
 
   // Stored mate distance meaning "cannot mate".
   static constexpr uint8_t kNoMateCode = 255;
@@ -193,12 +211,32 @@ class RetrogradeTable {
 };
 
 // Generates tables on demand and keeps them. Thread-safe (std::mutex): one
-// table is generated at a time (seconds; generation itself uses threads),
-// while look-ups of cached tables only take a short cache lock and never
-// wait for a generation. Tables are immutable once returned, so probing
-// them needs no lock.
+// table is generated (or loaded) at a time (seconds; generation itself uses
+// threads), while look-ups of cached tables only take a short cache lock and
+// never wait for a generation. Tables are immutable once returned, so
+// probing them needs no lock.
+//
+// With a cache directory, a table not yet in memory is read from
+// <dir>/<signature>.arbt (retrograde_store.h) when that file exists, and
+// otherwise generated and then saved there, atomically, so that several
+// processes may share one directory (cluster workers) and later processes
+// skip the generation. Sub-tables go through the same path.
+//   - A save that fails (read-only directory, full disk) does not fail the
+//     probe: the table stays in memory, and last_store_error() tells.
+//   - A file that exists but cannot be used (corrupt, truncated, written by
+//     another format version or layout, renamed) is an error for every
+//     probe that needs the table, never silently regenerated: the tables
+//     are evidence, and a damaged one must be noticed and deleted. The
+//     error is remembered for the life of the solver (the file is not read
+//     again), and last_load_error() tells.
 class RetrogradeSolver {
  public:
+  // Tables in memory only.
+  RetrogradeSolver() = default;
+  // `cache_dir` empty: in memory only. The directory is created (with its
+  // parents) by the first save.
+  explicit RetrogradeSolver(std::string cache_dir) : cache_dir_(std::move(cache_dir)) {}
+
   absl::StatusOr<std::shared_ptr<const RetrogradeTable>> Table(std::string_view signature);
   absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableFor(const Position& pos);
 
@@ -213,15 +251,31 @@ class RetrogradeSolver {
   size_t tables() const;
   size_t bytes() const;
 
+  const std::string& cache_dir() const { return cache_dir_; }
+  // Tables read from the cache directory / generated, so far.
+  size_t tables_loaded() const;
+  size_t tables_generated() const;
+  // The latest failure to save a generated table (OK if none).
+  absl::Status last_store_error() const;
+  // The latest cache file that could not be used (OK if none).
+  absl::Status last_load_error() const;
+
  private:
   absl::StatusOr<std::shared_ptr<const RetrogradeTable>> Get(const Material& canonical);
-  // Needs generate_mu_; generates the sub-tables first, recursively.
-  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> GenerateLocked(const Material& canonical);
+  // Needs generate_mu_: loads or generates the table (and its sub-tables,
+  // recursively).
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> GetLocked(const Material& canonical);
   std::shared_ptr<const RetrogradeTable> Cached(const std::string& name) const;
 
+  const std::string cache_dir_;
   std::mutex generate_mu_;
+  // Signatures whose load or generation failed, and why (generate_mu_).
+  std::map<std::string, absl::Status> failed_;
   mutable std::mutex cache_mu_;
   std::map<std::string, std::shared_ptr<const RetrogradeTable>> cache_;
+  size_t loaded_ = 0, generated_ = 0;  // cache_mu_
+  absl::Status last_store_error_;      // cache_mu_
+  absl::Status last_load_error_;       // cache_mu_
 };
 
 }  // namespace arbiter::tablebase

@@ -1,0 +1,74 @@
+// The client side of `arbiter --coordinator HOST:PORT ...`: the same
+// requests the embedded engine answers, sent to a coordinator. Answers come
+// back as arbiter.v1 messages and are converted to core's types, so every
+// command renders them with the code of the embedded run.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "client/args.h"
+#include "core/pgn/pgn_reader.h"
+#include "core/rules/game_verdict.h"
+#include "core/rules/position_analysis.h"
+
+namespace arbiter::cli {
+
+inline constexpr char kCoordinatorOption[] = "coordinator";
+
+// --coordinator, else $ARBITER_COORDINATOR; empty: run embedded.
+std::string CoordinatorFrom(const Args& args);
+// Whether tablebase fields were asked for (--syzygy or $ARBITER_SYZYGY): with
+// a coordinator the workers probe their own tables.
+bool TablebaseRequested(const Args& args);
+
+// A job's state as the coordinator reports it.
+struct JobStatus {
+  std::string id;
+  std::string state;  // "running", "done", "failed"
+  std::string path;
+  int64_t games_read = 0, games_done = 0, errors = 0, disagreements = 0;
+  std::string error;
+  bool tablebase = false;  // submitted with tablebase probes
+  double seconds = 0;
+};
+
+class RemoteArbiter {
+ public:
+  // `address` is HOST:PORT. Connecting is lazy: errors come with the first
+  // call, as UNAVAILABLE with the address in the message.
+  explicit RemoteArbiter(std::string address);
+  ~RemoteArbiter();
+
+  // `tablebase`: the workers probe their own Syzygy tables.
+  absl::StatusOr<PositionAnalysis> Analyze(const std::string& fen, bool chess960,
+                                           const std::vector<std::string>& moves,
+                                           const MateSearchOptions& options, bool tablebase);
+
+  // Sends every game `next` yields over one stream and calls `deliver` with
+  // the verdicts in input order.
+  absl::Status Verify(const std::function<bool(RawGame*)>& next, const MateSearchOptions& options,
+                      bool tablebase, const std::function<void(GameVerdict&)>& deliver);
+
+  // Jobs over a file the coordinator reads (shared storage).
+  absl::StatusOr<JobStatus> SubmitJob(const std::string& path, const MateSearchOptions& options,
+                                      bool tablebase);
+  absl::StatusOr<JobStatus> GetJob(const std::string& id);
+  // Calls `update` with the job's state now and at every change until it
+  // ends; returns the last state.
+  absl::StatusOr<JobStatus> WatchJob(const std::string& id,
+                                     const std::function<void(const JobStatus&)>& update);
+  // The job's verdicts from the 1-based `first_game` on, in input order,
+  // following a running job to its end.
+  absl::Status JobResults(const std::string& id, int64_t first_game,
+                          const std::function<void(GameVerdict&)>& deliver);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace arbiter::cli

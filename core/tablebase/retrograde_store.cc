@@ -1,0 +1,341 @@
+#include "core/tablebase/retrograde_store.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::tablebase {
+namespace {
+
+constexpr unsigned char kMagic[8] = {'A', 'R', 'B', 'T', '\r', '\n', 0x1a, '\n'};
+constexpr size_t kSignatureBytes = 16;
+constexpr size_t kHeaderBytes = 56;
+constexpr size_t kLongEntryBytes = 10;
+constexpr size_t kChecksumBytes = 8;
+
+// Explicit little-endian fields, so that files move between hosts.
+void PutLe(uint8_t* p, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) p[i] = uint8_t(v >> (8 * i));
+}
+uint64_t GetLe(const uint8_t* p, int bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// ---- XXH64 constants and steps -------------------------------------------
+constexpr uint64_t kP1 = 0x9E3779B185EBCA87ull;
+constexpr uint64_t kP2 = 0xC2B2AE3D27D4EB4Full;
+constexpr uint64_t kP3 = 0x165667B19E3779F9ull;
+constexpr uint64_t kP4 = 0x85EBCA77C2B2AE63ull;
+constexpr uint64_t kP5 = 0x27D4EB2F165667C5ull;
+
+uint64_t Read64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+  return v;
+}
+uint64_t Read32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap32(v);
+  return v;
+}
+uint64_t Round(uint64_t acc, uint64_t input) { return std::rotl(acc + input * kP2, 31) * kP1; }
+uint64_t MergeRound(uint64_t acc, uint64_t value) { return (acc ^ Round(0, value)) * kP1 + kP4; }
+
+}  // namespace
+
+void Xxh64::Update(const void* data, size_t size) {
+  const uint8_t* p = static_cast<const uint8_t*>(data);
+  total_ += size;
+  if (buffered_ + size < 32) {
+    if (size) std::memcpy(buffer_ + buffered_, p, size);
+    buffered_ += size;
+    return;
+  }
+  auto stripe = [this](const uint8_t* s) {
+    for (int i = 0; i < 4; ++i) acc_[i] = Round(acc_[i], Read64(s + 8 * i));
+  };
+  if (buffered_) {
+    const size_t fill = 32 - buffered_;
+    std::memcpy(buffer_ + buffered_, p, fill);
+    stripe(buffer_);
+    p += fill;
+    size -= fill;
+    buffered_ = 0;
+  }
+  // Four independent lanes in locals: the compiler keeps them in registers.
+  uint64_t a0 = acc_[0], a1 = acc_[1], a2 = acc_[2], a3 = acc_[3];
+  for (; size >= 32; p += 32, size -= 32) {
+    a0 = Round(a0, Read64(p));
+    a1 = Round(a1, Read64(p + 8));
+    a2 = Round(a2, Read64(p + 16));
+    a3 = Round(a3, Read64(p + 24));
+  }
+  acc_[0] = a0, acc_[1] = a1, acc_[2] = a2, acc_[3] = a3;
+  if (size) std::memcpy(buffer_, p, size);
+  buffered_ = size;
+}
+
+uint64_t Xxh64::Digest() const {
+  uint64_t h;
+  if (total_ >= 32) {
+    h = std::rotl(acc_[0], 1) + std::rotl(acc_[1], 7) + std::rotl(acc_[2], 12) +
+        std::rotl(acc_[3], 18);
+    for (uint64_t a : acc_) h = MergeRound(h, a);
+  } else {
+    h = acc_[2] + kP5;  // the seed
+  }
+  h += total_;
+  const uint8_t* p = buffer_;
+  size_t left = buffered_;
+  for (; left >= 8; p += 8, left -= 8) h = std::rotl(h ^ Round(0, Read64(p)), 27) * kP1 + kP4;
+  if (left >= 4) {
+    h = std::rotl(h ^ (Read32(p) * kP1), 23) * kP2 + kP3;
+    p += 4;
+    left -= 4;
+  }
+  for (; left > 0; ++p, --left) h = std::rotl(h ^ (*p * kP5), 11) * kP1;
+  h ^= h >> 33;
+  h *= kP2;
+  h ^= h >> 29;
+  h *= kP3;
+  h ^= h >> 32;
+  return h;
+}
+
+std::string TableFilePath(const std::string& dir, const std::string& canonical_signature) {
+  const bool slash = !dir.empty() && dir.back() != '/';
+  return absl::StrCat(dir, slash ? "/" : "", canonical_signature, kTableFileExtension);
+}
+
+namespace internal {
+
+// Friend of RetrogradeTable: the only code besides the generator that
+// touches its arrays.
+class TableStore {
+ public:
+  static absl::Status Save(const RetrogradeTable& t, const std::string& dir);
+  static absl::StatusOr<std::shared_ptr<const RetrogradeTable>> Load(
+      const std::string& dir, const Material& canonical, const SubtableSource& subtables);
+};
+
+absl::Status TableStore::Save(const RetrogradeTable& t, const std::string& dir) {
+  auto error = [&](const std::string& what) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot save retrograde table ", t.signature_, " in ", dir, ": ", what));
+  };
+  if (t.signature_.size() > kSignatureBytes) return error("signature too long for the format");
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(dir), ec);
+  if (ec) return error(ec.message());
+
+  // Header.
+  uint8_t header[kHeaderBytes] = {};
+  std::memcpy(header, kMagic, sizeof kMagic);
+  PutLe(header + 8, kTableFormatVersion, 4);
+  std::memcpy(header + 12, t.signature_.data(), t.signature_.size());
+  header[28] = t.mate_stride_;
+  header[29] = uint8_t(t.mate_offset_[kWhite]);
+  header[30] = uint8_t(t.mate_offset_[kBlack]);
+  PutLe(header + 32, t.code_.size(), 8);
+  PutLe(header + 40, t.positions_, 8);
+  PutLe(header + 48, t.long_dtz_.size(), 8);
+  // Long-DTZ entries in slot order: the unordered map's order is not
+  // reproducible, the file's should be.
+  std::vector<std::pair<uint64_t, int16_t>> entries(t.long_dtz_.begin(), t.long_dtz_.end());
+  std::sort(entries.begin(), entries.end());
+  std::vector<uint8_t> long_bytes(entries.size() * kLongEntryBytes);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    PutLe(&long_bytes[i * kLongEntryBytes], entries[i].first, 8);
+    PutLe(&long_bytes[i * kLongEntryBytes + 8], uint16_t(entries[i].second), 2);
+  }
+
+  // A unique temporary name in the same directory (rename is atomic only
+  // within one file system): process id plus a per-process counter.
+  static std::atomic<uint64_t> counter{0};
+  const std::string path = TableFilePath(dir, t.signature_);
+  const std::string temp = absl::StrCat(path, ".", ::getpid(), "-", counter++, ".tmp");
+  File f(std::fopen(temp.c_str(), "wbx"));
+  if (!f) return error(absl::StrCat(temp, ": ", std::strerror(errno)));
+  Xxh64 hash;
+  int write_errno = 0;  // of the first failure
+  auto write = [&](const void* data, size_t size) {
+    hash.Update(data, size);
+    if (!write_errno && std::fwrite(data, 1, size, f.get()) != size)
+      write_errno = errno ? errno : EIO;
+  };
+  write(header, sizeof header);
+  write(t.code_.data(), t.code_.size());
+  write(t.mate_.data(), t.mate_.size());
+  write(long_bytes.data(), long_bytes.size());
+  uint8_t checksum[kChecksumBytes];
+  PutLe(checksum, hash.Digest(), 8);
+  write(checksum, sizeof checksum);
+  // fclose flushes: a full disk may only show here.
+  if (std::fclose(f.release()) != 0 && !write_errno) write_errno = errno ? errno : EIO;
+  if (write_errno) {
+    std::remove(temp.c_str());
+    return error(absl::StrCat("writing ", temp, ": ", std::strerror(write_errno)));
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    std::remove(temp.c_str());
+    return error(absl::StrCat("renaming ", temp, " to ", path, ": ", std::strerror(e)));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableStore::Load(
+    const std::string& dir, const Material& canonical, const SubtableSource& subtables) {
+  const std::string name = canonical.Name();
+  const std::string path = TableFilePath(dir, name);
+  // Every problem with an existing file says which file and what to do.
+  auto bad = [&](absl::StatusCode code, const std::string& what) {
+    return absl::Status(
+        code, absl::StrCat("retrograde table ", path, ": ", what, "; delete it to regenerate"));
+  };
+  auto corrupt = [&](const std::string& what) { return bad(absl::StatusCode::kDataLoss, what); };
+
+  File f(std::fopen(path.c_str(), "rb"));
+  if (!f) {
+    // No such file, or no such directory (ENOTDIR: a path component is a
+    // file): generate, and let the save report what is wrong with the path.
+    if (errno == ENOENT || errno == ENOTDIR) return std::shared_ptr<const RetrogradeTable>();
+    return absl::PermissionDeniedError(
+        absl::StrCat("retrograde table ", path, ": cannot open: ", std::strerror(errno)));
+  }
+  struct stat st;
+  if (::fstat(::fileno(f.get()), &st) != 0 || !S_ISREG(st.st_mode))
+    return corrupt("not a regular file");
+  const uint64_t size = uint64_t(st.st_size);
+  // Reads exactly `n` bytes or says why not.
+  auto read = [&](void* into, size_t n) -> absl::Status {
+    if (std::fread(into, 1, n, f.get()) == n) return absl::OkStatus();
+    if (std::ferror(f.get())) return corrupt(absl::StrCat("read error: ", std::strerror(errno)));
+    return corrupt("truncated while being read");
+  };
+
+  uint8_t header[kHeaderBytes];
+  if (size < kHeaderBytes + kChecksumBytes)
+    return corrupt(absl::StrCat("truncated: ", size, " bytes, shorter than a header"));
+  if (absl::Status s = read(header, sizeof header); !s.ok()) return s;
+  if (std::memcmp(header, kMagic, sizeof kMagic) != 0)
+    return corrupt("bad magic: not a retrograde table file");
+  const uint64_t version = GetLe(header + 8, 4);
+  if (version != kTableFormatVersion) {
+    return bad(absl::StatusCode::kFailedPrecondition,
+               absl::StrCat("format version ", version, ", this build reads version ",
+                            kTableFormatVersion));
+  }
+  const std::string stored(reinterpret_cast<const char*>(header + 12),
+                           strnlen(reinterpret_cast<const char*>(header + 12), kSignatureBytes));
+  if (stored != name) {
+    return bad(absl::StatusCode::kFailedPrecondition,
+               absl::StrCat("holds the table \"", absl::CHexEscape(stored), "\", not ", name,
+                            " (a renamed or misplaced file)"));
+  }
+  std::shared_ptr<RetrogradeTable> t(new RetrogradeTable(canonical));
+  const uint64_t slots = GetLe(header + 32, 8);
+  if (slots != t->layout_.size()) {
+    return bad(absl::StatusCode::kFailedPrecondition,
+               absl::StrCat("has ", slots, " slots, but this build lays ", name, " out in ",
+                            t->layout_.size(), " (written by another version)"));
+  }
+  const uint8_t stride = header[28];
+  const uint64_t positions = GetLe(header + 40, 8);
+  const uint64_t long_entries = GetLe(header + 48, 8);
+  if (stride > 2 || header[31] != 0) return corrupt("bad header");
+  // Sizes are checked against the file before anything is allocated, so a
+  // corrupt count cannot ask for terabytes; entries beyond slots cannot be
+  // valid anyway.
+  if (long_entries > slots) return corrupt(absl::StrCat(long_entries, " long-DTZ entries"));
+  const uint64_t expected =
+      kHeaderBytes + slots * (1 + stride) + long_entries * kLongEntryBytes + kChecksumBytes;
+  if (size < expected)
+    return corrupt(absl::StrCat("truncated: ", size, " bytes, expected ", expected));
+  if (size > expected) {
+    return corrupt(
+        absl::StrCat("size mismatch: ", size, " bytes, expected ", expected, " (trailing data)"));
+  }
+
+  // One read per array, straight into the table.
+  t->code_.resize(slots);
+  t->mate_.resize(slots * stride);
+  std::vector<uint8_t> long_bytes(long_entries * kLongEntryBytes);
+  uint8_t checksum[kChecksumBytes];
+  for (auto [data, n] :
+       {std::pair{t->code_.data(), t->code_.size()}, std::pair{t->mate_.data(), t->mate_.size()},
+        std::pair{long_bytes.data(), long_bytes.size()}, std::pair{checksum, sizeof checksum}}) {
+    if (absl::Status s = read(data, n); !s.ok()) return s;
+  }
+  f.reset();
+  Xxh64 hash;
+  hash.Update(header, sizeof header);
+  hash.Update(t->code_.data(), t->code_.size());
+  hash.Update(t->mate_.data(), t->mate_.size());
+  hash.Update(long_bytes.data(), long_bytes.size());
+  const uint64_t want = GetLe(checksum, 8), got = hash.Digest();
+  if (want != got) {
+    return corrupt(absl::StrCat("checksum mismatch (stored ", absl::Hex(want, absl::kZeroPad16),
+                                ", computed ", absl::Hex(got, absl::kZeroPad16),
+                                "): the file is corrupt"));
+  }
+
+  // A checksum only proves the bytes are those written; check that they
+  // also make a table the probes can use without going astray.
+  t->mate_stride_ = stride;
+  t->mate_offset_ = {int8_t(header[29]), int8_t(header[30])};
+  t->positions_ = size_t(positions);
+  uint64_t previous = 0;
+  for (uint64_t i = 0; i < long_entries; ++i) {
+    const uint8_t* e = &long_bytes[i * kLongEntryBytes];
+    const uint64_t slot = GetLe(e, 8);
+    if (i > 0 && slot <= previous) return corrupt("long-DTZ entries out of order");
+    previous = slot;
+    t->long_dtz_[slot] = int16_t(uint16_t(GetLe(e + 8, 2)));
+  }
+  if (std::string why = t->Inconsistency(); !why.empty())
+    return corrupt(absl::StrCat("inconsistent content: ", why));
+
+  // The same sub-tables, in the same order, as generation gives it.
+  for (const Material& m : RetrogradeTable::SubtableMaterials(t->layout_)) {
+    absl::StatusOr<std::shared_ptr<const RetrogradeTable>> sub = subtables(m);
+    if (!sub.ok()) return sub.status();
+    t->subtables_.push_back(*std::move(sub));
+  }
+  return std::shared_ptr<const RetrogradeTable>(std::move(t));
+}
+
+}  // namespace internal
+
+absl::Status SaveTable(const RetrogradeTable& table, const std::string& dir) {
+  return internal::TableStore::Save(table, dir);
+}
+
+absl::StatusOr<std::shared_ptr<const RetrogradeTable>> LoadTable(const std::string& dir,
+                                                                 const Material& canonical,
+                                                                 const SubtableSource& subtables) {
+  return internal::TableStore::Load(dir, canonical, subtables);
+}
+
+}  // namespace arbiter::tablebase

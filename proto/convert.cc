@@ -1,0 +1,381 @@
+#include "proto/convert.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/chess/notation.h"
+
+namespace arbiter::wire {
+namespace {
+
+v1::Color ToProto(Color c) { return c == kWhite ? v1::COLOR_WHITE : v1::COLOR_BLACK; }
+
+absl::StatusOr<Color> FromProto(v1::Color c) {
+  if (c == v1::COLOR_WHITE) return kWhite;
+  if (c == v1::COLOR_BLACK) return kBlack;
+  return absl::InvalidArgumentError("colour unspecified");
+}
+
+v1::CanMate ToProto(CanMate c) {
+  switch (c) {
+    case CanMate::kYes:
+      return v1::CAN_MATE_YES;
+    case CanMate::kNo:
+      return v1::CAN_MATE_NO;
+    case CanMate::kUnknown:
+      break;
+  }
+  return v1::CAN_MATE_UNKNOWN;
+}
+
+CanMate FromProto(v1::CanMate c) {
+  if (c == v1::CAN_MATE_YES) return CanMate::kYes;
+  if (c == v1::CAN_MATE_NO) return CanMate::kNo;
+  return CanMate::kUnknown;
+}
+
+// TbCategory and the enum list the same classes in the same order.
+v1::TablebaseCategory ToProto(TbCategory c) { return v1::TablebaseCategory(int(c) + 1); }
+TbCategory FromProto(v1::TablebaseCategory c) {
+  const int i = int(c) - 1;
+  return i >= 0 && i <= int(TbCategory::kWin) ? TbCategory(i) : TbCategory::kDraw;
+}
+
+v1::GameStatus ToProto(GameStatus s) { return v1::GameStatus(int(s) + 1); }
+GameStatus FromProto(v1::GameStatus s) {
+  const int i = int(s) - 1;
+  return i >= 0 && i <= int(GameStatus::kSeventyFiveMoves) ? GameStatus(i) : GameStatus::kOngoing;
+}
+
+template <typename T>
+std::optional<T> Optional(bool has, T value) {
+  return has ? std::optional<T>(value) : std::nullopt;
+}
+
+// UCI of `moves`, each spelled in the position it is played from.
+void AddLine(Position pos, const std::vector<Move>& moves,
+             google::protobuf::RepeatedPtrField<std::string>* out) {
+  for (Move m : moves) {
+    out->Add(ToUci(pos, m));
+    pos.DoMove(m);
+  }
+}
+
+absl::StatusOr<std::vector<Move>> ParseLine(
+    Position pos, const google::protobuf::RepeatedPtrField<std::string>& line) {
+  std::vector<Move> moves;
+  for (const std::string& uci : line) {
+    absl::StatusOr<Move> m = ParseUci(pos, uci);
+    if (!m.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("line move ", moves.size() + 1, " \"", uci, "\": ", m.status().message()));
+    moves.push_back(*m);
+    pos.DoMove(*m);
+  }
+  return moves;
+}
+
+// Moves that are each played from `pos` itself (claims, tablebase moves).
+absl::StatusOr<std::vector<Move>> ParseAlternatives(
+    const Position& pos, const google::protobuf::RepeatedPtrField<std::string>& moves) {
+  std::vector<Move> out;
+  for (const std::string& uci : moves) {
+    absl::StatusOr<Move> m = ParseUci(pos, uci);
+    if (!m.ok())
+      return absl::InvalidArgumentError(absl::StrCat("move \"", uci, "\": ", m.status().message()));
+    out.push_back(*m);
+  }
+  return out;
+}
+
+void ToProto(const Position& pos, const MateAbility& m, v1::MateAbility* out) {
+  out->set_answer(ToProto(m.answer));
+  out->set_proof(m.proof);
+  AddLine(pos, m.line, out->mutable_line());
+}
+
+absl::StatusOr<MateAbility> FromProto(const Position& pos, const v1::MateAbility& m) {
+  MateAbility out;
+  out.answer = FromProto(m.answer());
+  out.proof = m.proof();
+  absl::StatusOr<std::vector<Move>> line = ParseLine(pos, m.line());
+  if (!line.ok()) return line.status();
+  out.line = *std::move(line);
+  return out;
+}
+
+void ToProto(const RootResult& r, v1::TablebaseRoot* out) {
+  out->set_category(ToProto(r.category));
+  out->set_dtz(r.dtz);
+  if (r.precise_dtz) out->set_precise_dtz(*r.precise_dtz);
+  if (r.win_within_50) out->set_win_within_50(*r.win_within_50);
+  out->set_halfmove_clock(r.halfmove_clock);
+  out->set_checkmate(r.checkmate);
+  out->set_stalemate(r.stalemate);
+  for (const TablebaseMove& m : r.moves) {
+    v1::TablebaseMove* pm = out->add_moves();
+    pm->set_uci(m.uci);
+    pm->set_san(m.san);
+    pm->set_category(ToProto(m.category));
+    if (m.dtz) pm->set_dtz(*m.dtz);
+    if (m.precise_dtz) pm->set_precise_dtz(*m.precise_dtz);
+    pm->set_zeroing(m.zeroing);
+    pm->set_checkmate(m.checkmate);
+    pm->set_stalemate(m.stalemate);
+  }
+}
+
+// `pos` is the probed position when known (the root's moves are parsed in
+// it); a verdict's probe carries no moves, so none is needed there.
+absl::StatusOr<RootResult> FromProto(const Position* pos, const v1::TablebaseRoot& r) {
+  RootResult out;
+  out.category = FromProto(r.category());
+  out.dtz = r.dtz();
+  out.precise_dtz = Optional(r.has_precise_dtz(), int(r.precise_dtz()));
+  out.win_within_50 = Optional(r.has_win_within_50(), r.win_within_50());
+  out.halfmove_clock = r.halfmove_clock();
+  out.checkmate = r.checkmate();
+  out.stalemate = r.stalemate();
+  for (const v1::TablebaseMove& pm : r.moves()) {
+    TablebaseMove m;
+    if (pos) {
+      absl::StatusOr<Move> move = ParseUci(*pos, pm.uci());
+      if (!move.ok()) return move.status();
+      m.move = *move;
+    }
+    m.uci = pm.uci();
+    m.san = pm.san();
+    m.category = FromProto(pm.category());
+    m.dtz = Optional(pm.has_dtz(), int(pm.dtz()));
+    m.precise_dtz = Optional(pm.has_precise_dtz(), int(pm.precise_dtz()));
+    m.zeroing = pm.zeroing();
+    m.checkmate = pm.checkmate();
+    m.stalemate = pm.stalemate();
+    out.moves.push_back(std::move(m));
+  }
+  return out;
+}
+
+void ToProto(const TablebaseProbe& p, v1::TablebaseProbe* out) {
+  out->set_side_to_move(ToProto(p.side_to_move));
+  if (p.root) ToProto(*p.root, out->mutable_root());
+  out->set_not_covered(p.not_covered);
+}
+
+absl::StatusOr<TablebaseProbe> FromProto(const Position* pos, const v1::TablebaseProbe& p) {
+  TablebaseProbe out;
+  absl::StatusOr<Color> stm = FromProto(p.side_to_move());
+  if (!stm.ok()) return stm.status();
+  out.side_to_move = *stm;
+  if (p.has_root()) {
+    absl::StatusOr<RootResult> root = FromProto(pos, p.root());
+    if (!root.ok()) return root.status();
+    out.root = *std::move(root);
+  }
+  out.not_covered = p.not_covered();
+  return out;
+}
+
+}  // namespace
+
+v1::GameRecord ToProto(const RawGame& game) {
+  v1::GameRecord out;
+  out.set_index(game.index);
+  out.set_first_line(game.first_line);
+  for (const auto& [name, value] : game.tags) {
+    v1::GameRecord::Tag* t = out.add_tags();
+    t->set_name(name);
+    t->set_value(value);
+  }
+  for (const RawMove& m : game.moves) {
+    v1::GameRecord::Move* pm = out.add_moves();
+    pm->set_san(m.san);
+    pm->set_line(m.line);
+    pm->set_clock_centis(m.clock_centis);
+    pm->set_comment(m.comment);
+    for (int nag : m.nags) pm->add_nags(nag);
+  }
+  out.set_result_token(game.result_token);
+  out.set_error_code(int(game.error.code()));
+  out.set_error_message(std::string(game.error.message()));
+  return out;
+}
+
+RawGame FromProto(const v1::GameRecord& record) {
+  RawGame out;
+  out.index = record.index();
+  out.first_line = record.first_line();
+  for (const v1::GameRecord::Tag& t : record.tags()) out.tags.emplace_back(t.name(), t.value());
+  for (const v1::GameRecord::Move& pm : record.moves()) {
+    RawMove m(pm.san(), pm.line());
+    m.clock_centis = pm.clock_centis();
+    m.comment = pm.comment();
+    m.nags.assign(pm.nags().begin(), pm.nags().end());
+    out.moves.push_back(std::move(m));
+  }
+  out.result_token = record.result_token();
+  // A code outside absl's range still marks the record as unreadable.
+  if (record.error_code() != 0) {
+    const int code = record.error_code();
+    out.error =
+        absl::Status(code > 0 && code <= 16 ? absl::StatusCode(code) : absl::StatusCode::kUnknown,
+                     record.error_message());
+  }
+  return out;
+}
+
+v1::GameVerdict ToProto(const GameVerdict& v) {
+  v1::GameVerdict out;
+  out.set_game(v.game);
+  out.set_site(v.site);
+  out.set_declared(v.declared);
+  out.set_termination(v.termination);
+  out.set_plies(v.plies);
+  if (v.ruling) {
+    const Ruling& r = *v.ruling;
+    v1::Ruling* pr = out.mutable_ruling();
+    pr->set_ruling(r.ruling);
+    pr->set_rule(r.rule);
+    pr->set_article(r.article);
+    if (r.ended_at_ply) pr->set_ended_at_ply(*r.ended_at_ply);
+    pr->set_moves_after_end(r.moves_after_end);
+    pr->set_agrees(r.agrees);
+    pr->set_certain(r.certain);
+    if (r.winner_side) pr->set_winner_side(ToProto(*r.winner_side));
+    v1::MateAbility* wm = pr->mutable_winner_can_mate();
+    wm->set_answer(ToProto(r.winner_can_mate.answer));
+    wm->set_proof(r.winner_can_mate.proof);
+    // The line is the verdict's winner_line (UCI from end_fen); not repeated.
+    for (const std::string& g : r.claim_grounds) pr->add_claim_grounds(g);
+  }
+  out.set_end_fen(v.end_fen);
+  for (const std::string& m : v.winner_line) out.add_winner_line(m);
+  out.set_error(v.error);
+  out.set_error_line(v.error_line);
+  if (v.tablebase) {
+    v1::TablebaseJudgement* t = out.mutable_tablebase();
+    ToProto(v.tablebase->probe, t->mutable_probe());
+    if (v.tablebase->contradiction) t->set_contradiction(*v.tablebase->contradiction);
+    t->set_note(v.tablebase->note);
+  }
+  return out;
+}
+
+absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
+  GameVerdict out;
+  out.game = v.game();
+  out.site = v.site();
+  out.declared = v.declared();
+  out.termination = v.termination();
+  out.plies = v.plies();
+  out.end_fen = v.end_fen();
+  out.winner_line.assign(v.winner_line().begin(), v.winner_line().end());
+  out.error = v.error();
+  out.error_line = v.error_line();
+  if (v.has_ruling()) {
+    const v1::Ruling& pr = v.ruling();
+    Ruling r;
+    r.ruling = pr.ruling();
+    r.rule = pr.rule();
+    r.article = pr.article();
+    r.ended_at_ply = Optional(pr.has_ended_at_ply(), int(pr.ended_at_ply()));
+    r.moves_after_end = pr.moves_after_end();
+    r.agrees = pr.agrees();
+    r.certain = pr.certain();
+    if (pr.winner_side() != v1::COLOR_UNSPECIFIED) {
+      absl::StatusOr<Color> side = FromProto(pr.winner_side());
+      if (!side.ok()) return side.status();
+      r.winner_side = *side;
+    }
+    r.winner_can_mate.answer = FromProto(pr.winner_can_mate().answer());
+    r.winner_can_mate.proof = pr.winner_can_mate().proof();
+    if (!v.winner_line().empty()) {
+      absl::StatusOr<Position> end = Position::FromFen(out.end_fen);
+      if (!end.ok()) return end.status();
+      absl::StatusOr<std::vector<Move>> line = ParseLine(*end, v.winner_line());
+      if (!line.ok()) return line.status();
+      r.winner_can_mate.line = *std::move(line);
+    }
+    r.claim_grounds.assign(pr.claim_grounds().begin(), pr.claim_grounds().end());
+    out.ruling = std::move(r);
+  }
+  if (v.has_tablebase()) {
+    TablebaseJudgement t;
+    absl::StatusOr<TablebaseProbe> probe = FromProto(nullptr, v.tablebase().probe());
+    if (!probe.ok()) return probe.status();
+    t.probe = *std::move(probe);
+    t.contradiction = Optional(v.tablebase().has_contradiction(), v.tablebase().contradiction());
+    t.note = v.tablebase().note();
+    out.tablebase = std::move(t);
+  }
+  return out;
+}
+
+v1::Assessment ToProto(const PositionAnalysis& a) {
+  v1::Assessment out;
+  const Position& pos = a.position;
+  out.set_fen(pos.Fen());
+  out.set_chess960(pos.chess960());
+  out.set_status(ToProto(a.assessment.status));
+  ToProto(pos, a.assessment.white, out.mutable_white());
+  ToProto(pos, a.assessment.black, out.mutable_black());
+  if (a.assessment.dead) out.set_dead(*a.assessment.dead);
+  v1::DrawClaims* c = out.mutable_claims();
+  c->set_threefold_now(a.assessment.claims.threefold_now);
+  for (Move m : a.assessment.claims.threefold_moves) c->add_threefold_moves(ToUci(pos, m));
+  c->set_fifty_now(a.assessment.claims.fifty_now);
+  for (Move m : a.assessment.claims.fifty_moves) c->add_fifty_moves(ToUci(pos, m));
+  if (a.tablebase) ToProto(*a.tablebase, out.mutable_tablebase());
+  return out;
+}
+
+absl::StatusOr<PositionAnalysis> FromProto(const v1::Assessment& a) {
+  absl::StatusOr<Position> pos = Position::FromFen(a.fen(), a.chess960());
+  if (!pos.ok()) return pos.status();
+  PositionAnalysis out{*pos, {}, std::nullopt};
+  out.assessment.status = FromProto(a.status());
+  absl::StatusOr<MateAbility> white = FromProto(*pos, a.white());
+  if (!white.ok()) return white.status();
+  absl::StatusOr<MateAbility> black = FromProto(*pos, a.black());
+  if (!black.ok()) return black.status();
+  out.assessment.white = *std::move(white);
+  out.assessment.black = *std::move(black);
+  out.assessment.dead = Optional(a.has_dead(), a.dead());
+  out.assessment.claims.threefold_now = a.claims().threefold_now();
+  out.assessment.claims.fifty_now = a.claims().fifty_now();
+  absl::StatusOr<std::vector<Move>> threefold =
+      ParseAlternatives(*pos, a.claims().threefold_moves());
+  if (!threefold.ok()) return threefold.status();
+  absl::StatusOr<std::vector<Move>> fifty = ParseAlternatives(*pos, a.claims().fifty_moves());
+  if (!fifty.ok()) return fifty.status();
+  out.assessment.claims.threefold_moves = *std::move(threefold);
+  out.assessment.claims.fifty_moves = *std::move(fifty);
+  if (a.has_tablebase()) {
+    absl::StatusOr<TablebaseProbe> probe = FromProto(&*pos, a.tablebase());
+    if (!probe.ok()) return probe.status();
+    out.tablebase = *std::move(probe);
+  }
+  return out;
+}
+
+absl::StatusOr<MateSearchOptions> FromProto(const v1::SearchOptions& o) {
+  MateSearchOptions out;
+  if (o.budget() != 0) {
+    if (o.budget() > (uint64_t(1) << 40))
+      return absl::InvalidArgumentError("budget must be 1..2^40 positions");
+    out.node_budget = o.budget();
+  }
+  if (o.table_mb() != 0) {
+    if (o.table_mb() > 65536) return absl::InvalidArgumentError("table_mb must be 1..65536");
+    out.table_bytes = size_t(o.table_mb()) << 20;
+  }
+  return out;
+}
+
+v1::SearchOptions ToProto(const MateSearchOptions& o, bool tablebase) {
+  v1::SearchOptions out;
+  out.set_budget(o.node_budget);
+  out.set_table_mb(uint32_t(o.table_bytes >> 20));
+  out.set_tablebase(tablebase);
+  return out;
+}
+
+}  // namespace arbiter::wire

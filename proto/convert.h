@@ -1,0 +1,32 @@
+// Conversions between core's verdict types and the arbiter.v1 messages.
+// Lossless both ways for everything the CLI prints: a front end that
+// receives a message renders it with the same code as the embedded run, and
+// the output is identical. Moves travel as UCI and are parsed back in the
+// position they are played from.
+#pragma once
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/arbiter.pb.h"
+#include "arbiter/v1/verdict.pb.h"
+#include "core/pgn/pgn_reader.h"
+#include "core/rules/game_verdict.h"
+#include "core/rules/position_analysis.h"
+
+namespace arbiter::wire {
+
+v1::GameRecord ToProto(const RawGame& game);
+RawGame FromProto(const v1::GameRecord& record);
+
+v1::GameVerdict ToProto(const GameVerdict& verdict);
+// INVALID_ARGUMENT when a line or FEN in the message does not parse.
+absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& verdict);
+
+v1::Assessment ToProto(const PositionAnalysis& analysis);
+absl::StatusOr<PositionAnalysis> FromProto(const v1::Assessment& assessment);
+
+// Search options: zero fields take core's defaults. INVALID_ARGUMENT for
+// values out of range (the same bounds as the CLI's --budget / --table-mb).
+absl::StatusOr<MateSearchOptions> FromProto(const v1::SearchOptions& options);
+v1::SearchOptions ToProto(const MateSearchOptions& options, bool tablebase);
+
+}  // namespace arbiter::wire

@@ -1,0 +1,135 @@
+#include "server/arbiter_service.h"
+
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "core/io/byte_source.h"
+#include "core/pgn/pgn_reader.h"
+#include "proto/convert.h"
+
+namespace arbiter::coordinator {
+namespace {
+
+grpc::Status ToGrpc(const absl::Status& s) {
+  return s.ok() ? grpc::Status::OK
+                : grpc::Status(grpc::StatusCode(int(s.code())), std::string(s.message()));
+}
+
+grpc::Status CheckOptions(const v1::SearchOptions& options) {
+  return ToGrpc(wire::FromProto(options).status());
+}
+
+// The first game of a PGN text, numbered `index`; a text without a game
+// becomes a record with an error, like any unreadable game.
+v1::GameRecord RecordFromPgn(const std::string& pgn, int64_t index) {
+  PgnReader reader(ByteSource::FromString(pgn), PgnReaderOptions{.keep_comments = false});
+  RawGame raw;
+  if (!reader.Next(&raw)) {
+    raw = RawGame{};
+    raw.error = absl::InvalidArgumentError("no game in the PGN text");
+  }
+  raw.index = index;
+  return wire::ToProto(raw);
+}
+
+}  // namespace
+
+grpc::Status ArbiterService::Analyze(grpc::ServerContext*, const v1::AnalyzeRequest* request,
+                                     v1::Assessment* out) {
+  if (grpc::Status s = CheckOptions(request->options()); !s.ok()) return s;
+  return dispatcher_.Analyze(*request, out);
+}
+
+grpc::Status ArbiterService::VerifyGame(grpc::ServerContext*, const v1::VerifyGameRequest* request,
+                                        v1::GameVerdict* out) {
+  if (grpc::Status s = CheckOptions(request->options()); !s.ok()) return s;
+  std::shared_ptr<Run> run = dispatcher_.NewRun(request->options());
+  run->Add(request->has_record() ? request->record() : RecordFromPgn(request->pgn(), 1));
+  run->Finish();
+  if (run->Next(out)) return grpc::Status::OK;
+  if (!run->status().ok()) return ToGrpc(run->status());
+  return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the game got no verdict");
+}
+
+grpc::Status ArbiterService::VerifyGames(
+    grpc::ServerContext* ctx,
+    grpc::ServerReaderWriter<v1::VerifyGamesResponse, v1::VerifyGamesRequest>* stream) {
+  v1::VerifyGamesRequest request;
+  if (!stream->Read(&request)) return grpc::Status::OK;  // no games, no verdicts
+  if (grpc::Status s = CheckOptions(request.options()); !s.ok()) return s;
+  std::shared_ptr<Run> run = dispatcher_.NewRun(request.options());
+
+  // Ids wait here in input order; verdicts come back in the same order.
+  std::mutex ids_mu;
+  std::deque<std::string> ids;
+  std::thread reader([&] {
+    int64_t n = 0;
+    do {
+      ++n;
+      {
+        std::lock_guard<std::mutex> lock(ids_mu);
+        ids.push_back(request.id());
+      }
+      if (!run->Add(request.has_record() ? std::move(*request.mutable_record())
+                                         : RecordFromPgn(request.pgn(), n)))
+        return;
+    } while (stream->Read(&request));
+    run->Finish();
+  });
+  v1::VerifyGamesResponse response;
+  bool client_gone = false;
+  while (run->Next(response.mutable_verdict())) {
+    {
+      std::lock_guard<std::mutex> lock(ids_mu);
+      response.set_id(std::move(ids.front()));
+      ids.pop_front();
+    }
+    if (!stream->Write(response)) {
+      client_gone = true;
+      break;
+    }
+  }
+  // A client that went away, or a cancelled call, stops the reader too.
+  if (client_gone || ctx->IsCancelled()) run->Cancel();
+  // A refused run: the reader may wait for a message the client never sends.
+  if (!run->status().ok()) ctx->TryCancel();
+  reader.join();
+  if (!run->status().ok()) return ToGrpc(run->status());
+  if (client_gone) return grpc::Status(grpc::StatusCode::CANCELLED, "the client went away");
+  return grpc::Status::OK;
+}
+
+grpc::Status ArbiterService::SubmitJob(grpc::ServerContext*, const v1::SubmitJobRequest* request,
+                                       v1::Job* out) {
+  absl::StatusOr<v1::Job> job = jobs_.Submit(*request);
+  if (!job.ok()) return ToGrpc(job.status());
+  *out = *std::move(job);
+  return grpc::Status::OK;
+}
+
+grpc::Status ArbiterService::GetJob(grpc::ServerContext*, const v1::GetJobRequest* request,
+                                    v1::Job* out) {
+  absl::StatusOr<v1::Job> job = jobs_.Get(request->id());
+  if (!job.ok()) return ToGrpc(job.status());
+  *out = *std::move(job);
+  return grpc::Status::OK;
+}
+
+grpc::Status ArbiterService::WatchJob(grpc::ServerContext* ctx, const v1::WatchJobRequest* request,
+                                      grpc::ServerWriter<v1::Job>* writer) {
+  return ToGrpc(jobs_.Watch(request->id(), [&](const v1::Job& job) {
+    return !ctx->IsCancelled() && writer->Write(job);
+  }));
+}
+
+grpc::Status ArbiterService::GetJobResults(grpc::ServerContext* ctx,
+                                           const v1::GetJobResultsRequest* request,
+                                           grpc::ServerWriter<v1::GameVerdict>* writer) {
+  return ToGrpc(jobs_.Results(request->id(), request->first_game(), [&](const v1::GameVerdict& v) {
+    return !ctx->IsCancelled() && writer->Write(v);
+  }));
+}
+
+}  // namespace arbiter::coordinator

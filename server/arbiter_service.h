@@ -1,0 +1,36 @@
+// The arbiter.v1.Arbiter service of the coordinator: client RPCs are turned
+// into work for the dispatcher (server/dispatcher.h) and jobs (jobs.h).
+#pragma once
+
+#include "arbiter/v1/arbiter.grpc.pb.h"
+#include "server/dispatcher.h"
+#include "server/jobs.h"
+
+namespace arbiter::coordinator {
+
+class ArbiterService final : public v1::Arbiter::Service {
+ public:
+  ArbiterService(Dispatcher& dispatcher, Jobs& jobs) : dispatcher_(dispatcher), jobs_(jobs) {}
+
+  grpc::Status Analyze(grpc::ServerContext* ctx, const v1::AnalyzeRequest* request,
+                       v1::Assessment* out) override;
+  grpc::Status VerifyGame(grpc::ServerContext* ctx, const v1::VerifyGameRequest* request,
+                          v1::GameVerdict* out) override;
+  grpc::Status VerifyGames(
+      grpc::ServerContext* ctx,
+      grpc::ServerReaderWriter<v1::VerifyGamesResponse, v1::VerifyGamesRequest>* stream) override;
+  grpc::Status SubmitJob(grpc::ServerContext* ctx, const v1::SubmitJobRequest* request,
+                         v1::Job* out) override;
+  grpc::Status GetJob(grpc::ServerContext* ctx, const v1::GetJobRequest* request,
+                      v1::Job* out) override;
+  grpc::Status WatchJob(grpc::ServerContext* ctx, const v1::WatchJobRequest* request,
+                        grpc::ServerWriter<v1::Job>* writer) override;
+  grpc::Status GetJobResults(grpc::ServerContext* ctx, const v1::GetJobResultsRequest* request,
+                             grpc::ServerWriter<v1::GameVerdict>* writer) override;
+
+ private:
+  Dispatcher& dispatcher_;
+  Jobs& jobs_;
+};
+
+}  // namespace arbiter::coordinator

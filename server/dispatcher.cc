@@ -1,0 +1,469 @@
+#include "server/dispatcher.h"
+
+#include <netdb.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "grpcpp/channel.h"
+#include "grpcpp/client_context.h"
+#include "grpcpp/create_channel.h"
+#include "server/serving.h"
+
+namespace arbiter::coordinator {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::chrono::system_clock::time_point After(std::chrono::milliseconds d) {
+  return std::chrono::system_clock::now() + d;
+}
+
+// Failures that say nothing about the worker: the request itself is at
+// fault, and another worker would refuse it too.
+bool RequestFault(grpc::StatusCode code) {
+  return code == grpc::StatusCode::INVALID_ARGUMENT ||
+         code == grpc::StatusCode::FAILED_PRECONDITION || code == grpc::StatusCode::OUT_OF_RANGE ||
+         code == grpc::StatusCode::UNIMPLEMENTED;
+}
+
+}  // namespace
+
+struct Dispatcher::Endpoint {
+  int id = 0;
+  std::string address;
+  std::unique_ptr<v1::Worker::Stub> stub;
+  // Guarded by the dispatcher's mutex.
+  bool up = false;
+  bool removed = false;
+  int senders = 0;
+  int in_flight = 0;
+  std::condition_variable state_changed;  // went down, was removed, stopping
+};
+
+struct Dispatcher::Batch {
+  std::shared_ptr<Run> run;
+  std::vector<uint64_t> seqs;
+  v1::VerifyBatchRequest request;
+};
+
+// ---------------------------------------------------------------------------
+// Run.
+// ---------------------------------------------------------------------------
+
+// No lock: the last owner is going away, and weak references (the
+// dispatcher's run list) can no longer reach this run. It may be the
+// dispatcher itself, holding its mutex, that drops the last reference.
+Run::~Run() { d_.queue_depth_.Decrement(double(queue_.size())); }
+
+bool Run::Add(v1::GameRecord record) {
+  std::unique_lock<std::mutex> lock(d_.mu_);
+  changed_.wait(lock,
+                [&] { return cancelled_ || added_ - delivered_ < d_.options_.max_outstanding; });
+  if (cancelled_) return false;
+  queue_.push_back(Pending{added_++, std::move(record)});
+  d_.queue_depth_.Increment();
+  d_.work_.notify_one();
+  return true;
+}
+
+void Run::Finish() {
+  std::lock_guard<std::mutex> lock(d_.mu_);
+  finished_ = true;
+  changed_.notify_all();
+}
+
+bool Run::Next(v1::GameVerdict* out) {
+  std::unique_lock<std::mutex> lock(d_.mu_);
+  changed_.wait(lock, [&] {
+    return cancelled_ || done_.count(delivered_) || (finished_ && delivered_ == added_);
+  });
+  if (cancelled_ || (finished_ && delivered_ == added_)) return false;
+  auto it = done_.find(delivered_);
+  *out = std::move(it->second);
+  done_.erase(it);
+  ++delivered_;
+  changed_.notify_all();  // room for Add
+  return true;
+}
+
+void Run::Cancel() {
+  std::lock_guard<std::mutex> lock(d_.mu_);
+  if (cancelled_) return;
+  cancelled_ = true;
+  d_.queue_depth_.Decrement(double(queue_.size()));
+  queue_.clear();
+  done_.clear();
+  changed_.notify_all();
+}
+
+absl::Status Run::status() const {
+  std::lock_guard<std::mutex> lock(d_.mu_);
+  return status_;
+}
+
+// ---------------------------------------------------------------------------
+// Dispatcher.
+// ---------------------------------------------------------------------------
+
+Dispatcher::Dispatcher(DispatcherOptions options, prometheus::Registry& metrics)
+    : options_(std::move(options)),
+      verdicts_(prometheus::BuildCounter()
+                    .Name("arbiter_coordinator_verdicts_total")
+                    .Help("Game verdicts received from workers")
+                    .Register(metrics)
+                    .Add({})),
+      retried_games_(prometheus::BuildCounter()
+                         .Name("arbiter_coordinator_retried_games_total")
+                         .Help("Games sent again after their worker failed")
+                         .Register(metrics)
+                         .Add({})),
+      worker_failures_(prometheus::BuildCounter()
+                           .Name("arbiter_coordinator_worker_failures_total")
+                           .Help("Calls to workers that failed or missed their deadline")
+                           .Register(metrics)
+                           .Add({})),
+      queue_depth_(prometheus::BuildGauge()
+                       .Name("arbiter_coordinator_queue_depth")
+                       .Help("Games waiting for a worker")
+                       .Register(metrics)
+                       .Add({})),
+      in_flight_(prometheus::BuildGauge()
+                     .Name("arbiter_coordinator_in_flight_batches")
+                     .Help("Batches being worked on")
+                     .Register(metrics)
+                     .Add({})),
+      workers_up_gauge_(prometheus::BuildGauge()
+                            .Name("arbiter_coordinator_workers_up")
+                            .Help("Workers answering")
+                            .Register(metrics)
+                            .Add({})),
+      batch_seconds_(prometheus::BuildHistogram()
+                         .Name("arbiter_coordinator_batch_seconds")
+                         .Help("Round trip of one batch")
+                         .Register(metrics)
+                         .Add({}, serving::LatencyBuckets())),
+      analyze_seconds_(prometheus::BuildHistogram()
+                           .Name("arbiter_coordinator_analyze_seconds")
+                           .Help("Round trip of one position analysis")
+                           .Register(metrics)
+                           .Add({}, serving::LatencyBuckets())) {}
+
+Dispatcher::~Dispatcher() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    for (auto& [address, e] : endpoints_) e->state_changed.notify_all();
+  }
+  work_.notify_all();
+  if (resolver_.joinable()) resolver_.join();
+  std::vector<std::thread> threads;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    threads.swap(threads_);
+  }
+  for (std::thread& t : threads) t.join();
+}
+
+absl::Status Dispatcher::Start() {
+  std::string spec = options_.workers;
+  if (spec.empty()) return absl::InvalidArgumentError("--workers is required");
+  if (spec.rfind("dns:///", 0) == 0) {
+    std::string target = spec.substr(7);
+    size_t colon = target.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == target.size())
+      return absl::InvalidArgumentError(
+          absl::StrCat("--workers ", spec, ": expected dns:///NAME:PORT"));
+    dns_name_ = target.substr(0, colon);
+    dns_port_ = target.substr(colon + 1);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      Resolve();
+    }
+    resolver_ = std::thread([this] { Resolver(); });
+    return absl::OkStatus();
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (absl::string_view a : absl::StrSplit(spec, ',', absl::SkipEmpty())) {
+    std::string address(a);
+    if (address.find(':') == std::string::npos)
+      return absl::InvalidArgumentError(
+          absl::StrCat("--workers: \"", address, "\" is not HOST:PORT"));
+    if (endpoints_.count(address)) continue;
+    auto e = std::make_shared<Endpoint>();
+    e->id = next_endpoint_id_++;
+    e->address = address;
+    endpoints_[address] = e;
+    threads_.emplace_back([this, e] { Manage(e); });
+  }
+  return absl::OkStatus();
+}
+
+void Dispatcher::Resolve() {
+  std::set<std::string> found;
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  if (getaddrinfo(dns_name_.c_str(), dns_port_.c_str(), &hints, &res) == 0) {
+    for (addrinfo* p = res; p; p = p->ai_next) {
+      char host[NI_MAXHOST];
+      if (getnameinfo(p->ai_addr, p->ai_addrlen, host, sizeof host, nullptr, 0, NI_NUMERICHOST))
+        continue;
+      const bool v6 = p->ai_family == AF_INET6;
+      found.insert(absl::StrCat(v6 ? "[" : "", host, v6 ? "]" : "", ":", dns_port_));
+    }
+    freeaddrinfo(res);
+  } else {
+    return;  // keep what we have: a resolver hiccup is not a scale-down
+  }
+  for (const std::string& address : found) {
+    if (endpoints_.count(address)) continue;
+    auto e = std::make_shared<Endpoint>();
+    e->id = next_endpoint_id_++;
+    e->address = address;
+    endpoints_[address] = e;
+    threads_.emplace_back([this, e] { Manage(e); });
+  }
+  for (auto it = endpoints_.begin(); it != endpoints_.end();) {
+    if (found.count(it->first)) {
+      ++it;
+      continue;
+    }
+    it->second->removed = true;
+    it->second->state_changed.notify_all();
+    it = endpoints_.erase(it);
+  }
+  work_.notify_all();
+}
+
+void Dispatcher::Resolver() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    work_.wait_for(lock, options_.resolve_interval);
+    if (!stopping_) Resolve();
+  }
+}
+
+// Probes a worker until it answers, then starts its senders; probes again
+// after every failure. A restarted worker so rejoins within a probe period.
+void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
+  grpc::ChannelArguments args;
+  // Reconnect quickly: a restarted worker must get work again at once, not
+  // after gRPC's default backoff of up to two minutes.
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 200);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  e->stub = v1::Worker::NewStub(
+      grpc::CreateCustomChannel(e->address, grpc::InsecureChannelCredentials(), args));
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_ && !e->removed) {
+    if (e->up) {
+      e->state_changed.wait(lock);
+      continue;
+    }
+    lock.unlock();
+    grpc::ClientContext ctx;
+    ctx.set_deadline(After(std::chrono::milliseconds(2000)));
+    v1::WorkerInfo info;
+    grpc::Status s = e->stub->Info(&ctx, v1::InfoRequest(), &info);
+    lock.lock();
+    if (stopping_ || e->removed) break;
+    if (!s.ok()) {
+      e->state_changed.wait_for(lock, std::chrono::milliseconds(300));
+      continue;
+    }
+    e->up = true;
+    seen_any_ = true;
+    // One batch more than the worker computes at once hides the round trip.
+    const int wanted = std::max(1, info.threads()) + 1;
+    for (; e->senders < wanted; ++e->senders) threads_.emplace_back([this, e] { Send(e); });
+    workers_up_gauge_.Set(double(workers_up_locked()));
+    work_.notify_all();
+  }
+  if (e->up) {
+    e->up = false;
+    workers_up_gauge_.Set(double(workers_up_locked()));
+  }
+  work_.notify_all();
+}
+
+int Dispatcher::workers_up_locked() const {
+  int n = 0;
+  for (const auto& [address, e] : endpoints_) n += e->up && !e->removed;
+  return n;
+}
+
+int Dispatcher::workers_up() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return workers_up_locked();
+}
+
+bool Dispatcher::OtherWorkerUp(int except) const {
+  for (const auto& [address, e] : endpoints_)
+    if (e->id != except && e->up && !e->removed) return true;
+  return false;
+}
+
+bool Dispatcher::TakeBatch(const Endpoint& e, Batch* batch) {
+  const size_t n = runs_.size();
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = (next_run_ + k) % n;
+    std::shared_ptr<Run> run = runs_[i].lock();
+    if (!run || run->cancelled_ || run->queue_.empty()) continue;
+    // Games that failed on this worker go elsewhere when there is elsewhere.
+    const bool elsewhere = OtherWorkerUp(e.id);
+    if (run->queue_.front().avoid == e.id && elsewhere) continue;
+    batch->run = run;
+    batch->seqs.clear();
+    batch->request.Clear();
+    *batch->request.mutable_options() = run->options_;
+    while (!run->queue_.empty() && batch->seqs.size() < size_t(options_.batch_size) &&
+           !(run->queue_.front().avoid == e.id && elsewhere)) {
+      Run::Pending& p = run->queue_.front();
+      batch->seqs.push_back(p.seq);
+      *batch->request.add_games() = std::move(p.record);
+      run->queue_.pop_front();
+    }
+    queue_depth_.Decrement(double(batch->seqs.size()));
+    next_run_ = i + 1;
+    return true;
+  }
+  // Forget runs that ended.
+  runs_.erase(std::remove_if(runs_.begin(), runs_.end(),
+                             [](const std::weak_ptr<Run>& r) { return r.expired(); }),
+              runs_.end());
+  return false;
+}
+
+void Dispatcher::Send(std::shared_ptr<Endpoint> e) {
+  Batch batch;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      work_.wait(lock, [&] { return stopping_ || e->removed || (e->up && TakeBatch(*e, &batch)); });
+      if (stopping_ || e->removed) {
+        // A batch taken just before is impossible here: the predicate
+        // returns before TakeBatch when stopping or removed.
+        --e->senders;
+        return;
+      }
+      ++e->in_flight;
+      in_flight_.Increment();
+    }
+    const auto start = Clock::now();
+    grpc::ClientContext ctx;
+    ctx.set_deadline(After(options_.batch_deadline));
+    std::unique_ptr<grpc::ClientReader<v1::GameVerdict>> reader =
+        e->stub->VerifyBatch(&ctx, batch.request);
+    const size_t n = batch.seqs.size();
+    size_t got = 0;
+    v1::GameVerdict verdict;
+    while (got < n && reader->Read(&verdict)) Complete(batch, got++, std::move(verdict));
+    if (got < n) ctx.TryCancel();
+    grpc::Status status = reader->Finish();
+    batch_seconds_.Observe(std::chrono::duration<double>(Clock::now() - start).count());
+    if (got < n) {
+      if (RequestFault(status.error_code())) {
+        // The worker refuses the run's request; so would every other.
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          batch.run->status_ = absl::Status(absl::StatusCode(status.error_code()),
+                                            absl::StrCat(e->address, ": ", status.error_message()));
+        }
+        batch.run->Cancel();
+      } else {
+        Requeue(batch, got, e->id);
+        MarkDown(*e, status);
+      }
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      --e->in_flight;
+      in_flight_.Decrement();
+    }
+    batch.run.reset();  // outside the lock: it may be the last reference
+  }
+}
+
+void Dispatcher::Complete(Batch& batch, size_t index, v1::GameVerdict verdict) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Run& run = *batch.run;
+  const uint64_t seq = batch.seqs[index];
+  if (run.cancelled_ || seq < run.delivered_ || run.done_.count(seq)) return;
+  run.done_.emplace(seq, std::move(verdict));
+  verdicts_.Increment();
+  run.changed_.notify_all();
+}
+
+void Dispatcher::Requeue(Batch& batch, size_t from, int failed_endpoint) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Run& run = *batch.run;
+  if (run.cancelled_) return;
+  const size_t n = batch.seqs.size();
+  for (size_t i = n; i-- > from;) {
+    run.queue_.push_front(Run::Pending{
+        batch.seqs[i], std::move(*batch.request.mutable_games(int(i))), failed_endpoint});
+  }
+  queue_depth_.Increment(double(n - from));
+  retried_games_.Increment(double(n - from));
+  work_.notify_all();
+}
+
+void Dispatcher::MarkDown(Endpoint& e, const grpc::Status& why) {
+  std::lock_guard<std::mutex> lock(mu_);
+  worker_failures_.Increment();
+  if (!e.up) return;
+  std::fprintf(stderr, "arbiter-coordinator: worker %s failed (%s); its games go elsewhere\n",
+               e.address.c_str(), why.error_message().c_str());
+  e.up = false;
+  workers_up_gauge_.Set(double(workers_up_locked()));
+  e.state_changed.notify_all();
+  work_.notify_all();
+}
+
+std::shared_ptr<Run> Dispatcher::NewRun(v1::SearchOptions options) {
+  std::shared_ptr<Run> run(new Run(*this, std::move(options)));
+  std::lock_guard<std::mutex> lock(mu_);
+  runs_.push_back(run);
+  return run;
+}
+
+grpc::Status Dispatcher::Analyze(const v1::AnalyzeRequest& request, v1::Assessment* out) {
+  std::set<int> tried;
+  grpc::Status last(grpc::StatusCode::UNAVAILABLE, "no worker is serving");
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    std::shared_ptr<Endpoint> e;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (const auto& [address, c] : endpoints_) {
+        if (!c->up || c->removed || tried.count(c->id)) continue;
+        if (!e || c->in_flight < e->in_flight) e = c;
+      }
+      if (!e) return last;
+      ++e->in_flight;
+    }
+    tried.insert(e->id);
+    const auto start = Clock::now();
+    grpc::ClientContext ctx;
+    ctx.set_deadline(After(options_.analyze_deadline));
+    grpc::Status s = e->stub->Analyze(&ctx, request, out);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      --e->in_flight;
+    }
+    analyze_seconds_.Observe(std::chrono::duration<double>(Clock::now() - start).count());
+    if (s.ok() || RequestFault(s.error_code()) ||
+        s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED)
+      return s;
+    MarkDown(*e, s);
+    last = s;
+  }
+  return last;
+}
+
+}  // namespace arbiter::coordinator

@@ -1,0 +1,152 @@
+// The coordinator's dispatcher: sends games and positions to workers and
+// collects verdicts.
+//
+// Workers come from a fixed list ("host:port,host:port") or a DNS name
+// ("dns:///name:port", e.g. a Kubernetes headless Service), re-resolved every
+// few seconds so that new pods join and vanished ones leave. Each worker gets
+// as many sender threads as it has compute threads (WorkerInfo) plus one, so
+// in-flight work per worker is bounded (backpressure) and a fast worker
+// pulls more than a slow one.
+//
+// Games wait in their run's queue until a sender pulls them, so batches are
+// as full as the load makes them: one game goes out at once when workers are
+// idle, up to `batch_size` when they are busy. A batch is a lease: its call
+// has a deadline, and when the worker fails, disconnects or misses it, the
+// games without a verdict go back to the front of the queue, marked to be
+// tried on a different worker (when another is up). A verdict received is
+// final, and each game's slot takes one verdict only, so every game gets
+// exactly one. Runs deliver verdicts in input order.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/worker.grpc.pb.h"
+#include "prometheus/counter.h"
+#include "prometheus/gauge.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
+
+namespace arbiter::coordinator {
+
+struct DispatcherOptions {
+  std::string workers;  // "host:port,..." or "dns:///name:port"
+  int batch_size = 32;
+  std::chrono::milliseconds batch_deadline{120000};
+  std::chrono::milliseconds analyze_deadline{60000};
+  // Games of one run accepted but not yet delivered before Add blocks.
+  size_t max_outstanding = 4096;
+  std::chrono::milliseconds resolve_interval{5000};
+};
+
+class Dispatcher;
+
+// One stream of games through the workers (a client's VerifyGames call, or
+// a job). Add from one thread, Next from another.
+class Run {
+ public:
+  ~Run();
+  // Queues a game. Blocks while max_outstanding games are undelivered.
+  // False when the run was cancelled.
+  bool Add(v1::GameRecord record);
+  // No more games will be added.
+  void Finish();
+  // The next verdict in input order; blocks until it is ready. False once
+  // every added game was delivered after Finish, or when cancelled.
+  bool Next(v1::GameVerdict* out);
+  // Drops queued games and undelivered verdicts; Add and Next return false.
+  void Cancel();
+  // Set when workers refuse the run's options (e.g. tables asked of workers
+  // without any): the run is cancelled with this status.
+  absl::Status status() const;
+
+ private:
+  friend class Dispatcher;
+  struct Pending {
+    uint64_t seq;
+    v1::GameRecord record;
+    int avoid = -1;  // endpoint that failed this game
+  };
+  Run(Dispatcher& d, v1::SearchOptions options) : d_(d), options_(std::move(options)) {}
+
+  Dispatcher& d_;
+  const v1::SearchOptions options_;
+  // Guarded by the dispatcher's mutex.
+  std::deque<Pending> queue_;
+  std::map<uint64_t, v1::GameVerdict> done_;
+  uint64_t added_ = 0, delivered_ = 0;
+  bool finished_ = false, cancelled_ = false;
+  absl::Status status_;
+  std::condition_variable changed_;  // verdicts arrived, room freed, cancelled
+};
+
+class Dispatcher {
+ public:
+  Dispatcher(DispatcherOptions options, prometheus::Registry& metrics);
+  ~Dispatcher();
+  Dispatcher(const Dispatcher&) = delete;
+  Dispatcher& operator=(const Dispatcher&) = delete;
+
+  // INVALID_ARGUMENT for a malformed worker list.
+  absl::Status Start();
+
+  std::shared_ptr<Run> NewRun(v1::SearchOptions options);
+
+  // One position on a worker, retried on another when the first fails.
+  grpc::Status Analyze(const v1::AnalyzeRequest& request, v1::Assessment* out);
+
+  // Workers answering now.
+  int workers_up() const;
+  // Whether some endpoint has been reachable at least once (for health).
+  bool any_worker_seen() const { return seen_any_.load(); }
+
+ private:
+  friend class Run;
+  struct Endpoint;
+  struct Batch;
+
+  void Resolve();  // (re)reads the worker list; needs mu_
+  void Resolver();
+  void Manage(std::shared_ptr<Endpoint> e);
+  void Send(std::shared_ptr<Endpoint> e);
+  // Takes a batch for `e` from some run, or returns false (needs mu_).
+  bool TakeBatch(const Endpoint& e, Batch* batch);
+  bool OtherWorkerUp(int except) const;  // needs mu_
+  int workers_up_locked() const;         // needs mu_
+  void Requeue(Batch& batch, size_t from, int failed_endpoint);
+  void Complete(Batch& batch, size_t index, v1::GameVerdict verdict);
+  void MarkDown(Endpoint& e, const grpc::Status& why);
+
+  const DispatcherOptions options_;
+  mutable std::mutex mu_;
+  std::condition_variable work_;  // a game was queued, a worker came up, or stopping
+  std::vector<std::weak_ptr<Run>> runs_;
+  size_t next_run_ = 0;  // round robin over runs
+  std::map<std::string, std::shared_ptr<Endpoint>> endpoints_;
+  int next_endpoint_id_ = 0;
+  bool stopping_ = false;
+  std::atomic<bool> seen_any_{false};
+  std::string dns_name_, dns_port_;
+  std::thread resolver_;
+  std::vector<std::thread> threads_;  // endpoint managers and senders
+
+  prometheus::Counter& verdicts_;
+  prometheus::Counter& retried_games_;
+  prometheus::Counter& worker_failures_;
+  prometheus::Gauge& queue_depth_;
+  prometheus::Gauge& in_flight_;
+  prometheus::Gauge& workers_up_gauge_;
+  prometheus::Histogram& batch_seconds_;
+  prometheus::Histogram& analyze_seconds_;
+};
+
+}  // namespace arbiter::coordinator

@@ -1,0 +1,99 @@
+// arbiter-coordinator: serves arbiter.v1.Arbiter to clients and dispatches
+// the work to arbiter-worker processes.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "client/args.h"
+#include "grpcpp/server.h"
+#include "server/arbiter_service.h"
+#include "server/dispatcher.h"
+#include "server/jobs.h"
+#include "server/serving.h"
+
+namespace {
+
+constexpr char kUsage[] =
+    "usage: arbiter-coordinator --workers HOST:PORT,... | --workers dns:///NAME:PORT\n"
+    "                           [--listen ADDR] [--metrics ADDR] [--job-dir DIR]\n"
+    "                           [--batch N] [--batch-deadline-ms MS] [--port-file FILE]\n"
+    "  --workers         the workers: a list, or a DNS name resolving to all of them\n"
+    "                    (a Kubernetes headless Service), re-resolved every 5 s\n"
+    "  --listen ADDR     gRPC address (default 0.0.0.0:50051; port 0 picks a free one)\n"
+    "  --metrics ADDR    Prometheus /metrics endpoint (default: none)\n"
+    "  --job-dir DIR     where job verdict files go (default: $TMPDIR/arbiter-jobs)\n"
+    "  --batch N         games per batch at most (default 32)\n"
+    "  --batch-deadline-ms MS  lease of a batch on a worker (default 120000)\n"
+    "  --port-file FILE  write the bound gRPC port to FILE\n";
+
+int Fail(const absl::Status& s) {
+  std::fprintf(stderr, "arbiter-coordinator: %s\n", std::string(s.message()).c_str());
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  arbiter::serving::BlockShutdownSignals();
+  std::vector<std::string> rest(argv + 1, argv + argc);
+  if (!rest.empty() && (rest[0] == "--help" || rest[0] == "-h")) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  absl::StatusOr<arbiter::cli::Args> args = arbiter::cli::Args::Parse(
+      rest, {"workers", "listen", "metrics", "job-dir", "batch", "batch-deadline-ms", "port-file"},
+      {});
+  if (!args.ok()) return Fail(args.status());
+  if (!args->positional().empty())
+    return Fail(absl::InvalidArgumentError("unexpected argument " + args->positional()[0]));
+
+  arbiter::coordinator::DispatcherOptions options;
+  options.workers = args->Get("workers");
+  absl::StatusOr<int64_t> batch = args->GetInt("batch", options.batch_size);
+  if (!batch.ok()) return Fail(batch.status());
+  if (*batch < 1 || *batch > 4096)
+    return Fail(absl::InvalidArgumentError("--batch must be 1..4096"));
+  options.batch_size = int(*batch);
+  absl::StatusOr<int64_t> deadline =
+      args->GetInt("batch-deadline-ms", options.batch_deadline.count());
+  if (!deadline.ok()) return Fail(deadline.status());
+  if (*deadline < 1) return Fail(absl::InvalidArgumentError("--batch-deadline-ms must be >= 1"));
+  options.batch_deadline = std::chrono::milliseconds(*deadline);
+
+  std::string job_dir = args->Get("job-dir");
+  if (job_dir.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    job_dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/arbiter-jobs";
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(job_dir, ec);
+  if (ec) return Fail(absl::PermissionDeniedError("--job-dir " + job_dir + ": " + ec.message()));
+
+  auto registry = std::make_shared<prometheus::Registry>();
+  absl::StatusOr<std::unique_ptr<arbiter::serving::MetricsEndpoint>> metrics =
+      arbiter::serving::MetricsEndpoint::Start(args->Get("metrics"), registry);
+  if (!metrics.ok()) return Fail(metrics.status());
+
+  arbiter::coordinator::Dispatcher dispatcher(options, *registry);
+  if (absl::Status s = dispatcher.Start(); !s.ok()) return Fail(s);
+  arbiter::coordinator::Jobs jobs(dispatcher, job_dir);
+  arbiter::coordinator::ArbiterService service(dispatcher, jobs);
+  absl::StatusOr<arbiter::serving::Listening> listening = arbiter::serving::Start(
+      args->Get("listen", "0.0.0.0:50051"), {&service}, args->Get("port-file"));
+  if (!listening.ok()) return Fail(listening.status());
+  // Serving as soon as it listens: work waits in its queue until workers
+  // come, and readiness must not flap whenever one worker restarts.
+  arbiter::serving::SetServing(*listening->server, true);
+  std::fprintf(stderr, "arbiter-coordinator: serving on port %d, workers %s\n", listening->port,
+               options.workers.c_str());
+
+  std::thread waiter([&] {
+    arbiter::serving::WaitForShutdownSignal();
+    arbiter::serving::SetServing(*listening->server, false);
+    listening->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  });
+  listening->server->Wait();
+  waiter.join();
+  return 0;
+}

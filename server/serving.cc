@@ -1,0 +1,95 @@
+#include "server/serving.h"
+
+#include <signal.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/server.h"
+#include "grpcpp/server_builder.h"
+#include "prometheus/exposer.h"
+
+namespace arbiter::serving {
+
+absl::StatusOr<Listening> Start(const std::string& address,
+                                const std::vector<grpc::Service*>& services,
+                                const std::string& port_file) {
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  // No SO_REUSEPORT: a second process on a taken port must fail to start,
+  // not silently share the port's connections with the first.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  Listening out;
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &out.port);
+  for (grpc::Service* s : services) builder.RegisterService(s);
+  out.server = builder.BuildAndStart();
+  if (!out.server || out.port == 0)
+    return absl::UnavailableError(absl::StrCat("cannot listen on ", address));
+  SetServing(*out.server, false);
+  if (!port_file.empty()) {
+    const std::string tmp = port_file + ".tmp";
+    {
+      std::ofstream f(tmp);
+      f << out.port << "\n";
+      if (!f) return absl::PermissionDeniedError(absl::StrCat("cannot write ", tmp));
+    }
+    if (std::rename(tmp.c_str(), port_file.c_str()) != 0)
+      return absl::PermissionDeniedError(absl::StrCat("cannot write ", port_file));
+  }
+  return out;
+}
+
+void SetServing(grpc::Server& server, bool serving) {
+  if (grpc::HealthCheckServiceInterface* health = server.GetHealthCheckService())
+    health->SetServingStatus(serving);
+}
+
+struct MetricsEndpoint::Impl {
+  std::shared_ptr<prometheus::Registry> registry;
+  std::unique_ptr<prometheus::Exposer> exposer;
+};
+
+absl::StatusOr<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::Start(
+    const std::string& address, std::shared_ptr<prometheus::Registry> registry) {
+  auto out = std::unique_ptr<MetricsEndpoint>(new MetricsEndpoint);
+  out->impl_ = std::make_unique<Impl>();
+  out->impl_->registry = registry;
+  if (address.empty()) return out;
+  try {
+    out->impl_->exposer = std::make_unique<prometheus::Exposer>(address);
+  } catch (const std::exception& e) {
+    return absl::UnavailableError(absl::StrCat("metrics on ", address, ": ", e.what()));
+  }
+  out->impl_->exposer->RegisterCollectable(registry);
+  return out;
+}
+
+MetricsEndpoint::~MetricsEndpoint() = default;
+
+void BlockShutdownSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+int WaitForShutdownSignal() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  int sig = 0;
+  sigwait(&set, &sig);
+  return sig;
+}
+
+std::vector<double> LatencyBuckets() {
+  return {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+}
+
+}  // namespace arbiter::serving

@@ -1,0 +1,60 @@
+// gRPC serving plumbing shared by both daemons (arbiter-coordinator and
+// arbiter-worker): listen (an ephemeral port with ":0"), grpc.health.v1 and
+// server reflection, the bound port written to a file for scripts and
+// tests, a Prometheus endpoint, and a clean shutdown on SIGINT/SIGTERM.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "prometheus/registry.h"
+
+namespace grpc {
+class Server;
+class Service;
+}  // namespace grpc
+
+namespace arbiter::serving {
+
+struct Listening {
+  std::unique_ptr<grpc::Server> server;
+  int port = 0;
+};
+
+// Starts a server on `address` ("host:port"; port 0 picks a free one) with
+// `services`, the health service (every service NOT_SERVING until
+// SetServing) and reflection. Writes the port to `port_file` if not empty
+// (via a temporary file and a rename, so a reader never sees half a number).
+absl::StatusOr<Listening> Start(const std::string& address,
+                                const std::vector<grpc::Service*>& services,
+                                const std::string& port_file);
+
+// Health status of the whole server ("" service) and of every service.
+void SetServing(grpc::Server& server, bool serving);
+
+// A Prometheus /metrics endpoint on `address` (e.g. "0.0.0.0:9101"), or
+// nothing when `address` is empty. The registry lives as long as the
+// returned handle.
+class MetricsEndpoint {
+ public:
+  static absl::StatusOr<std::unique_ptr<MetricsEndpoint>> Start(
+      const std::string& address, std::shared_ptr<prometheus::Registry> registry);
+  ~MetricsEndpoint();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Blocks SIGINT and SIGTERM in the calling thread (call it first in main,
+// before any thread exists, so that every thread inherits the mask), and
+// returns when one arrives.
+void BlockShutdownSignals();
+int WaitForShutdownSignal();
+
+// Buckets for latencies in seconds, 1 ms to about 1 min.
+std::vector<double> LatencyBuckets();
+
+}  // namespace arbiter::serving

@@ -1,0 +1,352 @@
+// The cluster with real processes on 127.0.0.1 and ephemeral ports: a
+// coordinator and workers are started as the binaries users run, the
+// `arbiter` client talks to them, and the output must equal the embedded
+// run's byte for byte (the summary's timing aside). Workers are killed with
+// SIGKILL mid-run and restarted.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "grpcpp/channel.h"
+#include "grpcpp/client_context.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/support/byte_buffer.h"
+#include "tests/test_support.h"
+
+namespace arbiter {
+namespace {
+
+namespace fs = std::filesystem;
+using std::chrono::milliseconds;
+
+const std::string kBin = ARBITER_BINARY_DIR;
+
+// Retrograde tables shared by every process of these tests (and kept
+// between runs): generated once, then loaded, so that no worker spends its
+// start regenerating them.
+const std::string kTables = kBin + "/test-retrograde-tables";
+
+std::string Address(int port) { return absl::StrCat("127.0.0.1:", port); }
+
+// A child process with stderr (and stdout, unless `out` is given) sent to
+// `log`.
+class Process {
+ public:
+  Process(std::vector<std::string> argv, const std::string& log, const std::string& out = "")
+      : argv_(std::move(argv)) {
+    pid_ = fork();
+    if (pid_ == 0) {
+      int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      int out_fd = out.empty() ? fd : open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(out_fd, 1);
+      dup2(fd, 2);
+      std::vector<char*> args;
+      for (std::string& a : argv_) args.push_back(a.data());
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+  }
+  ~Process() { Kill(SIGKILL); }
+  // Sends `sig` and waits for the exit; returns the wait status.
+  int Kill(int sig) {
+    if (pid_ <= 0) return 0;
+    kill(pid_, sig);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = 0;
+    return status;
+  }
+  // Waits for the process to exit on its own; false on timeout.
+  bool Wait(milliseconds timeout, int* status) {
+    const auto end = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < end) {
+      if (waitpid(pid_, status, WNOHANG) == pid_) {
+        pid_ = 0;
+        return true;
+      }
+      std::this_thread::sleep_for(milliseconds(20));
+    }
+    return false;
+  }
+
+ private:
+  std::vector<std::string> argv_;
+  pid_t pid_ = 0;
+};
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+// The port a daemon wrote to its --port-file, or 0 on timeout.
+int WaitForPort(const std::string& port_file) {
+  for (int i = 0; i < 500; ++i) {
+    std::string text = ReadFile(port_file);
+    if (!text.empty() && text.back() == '\n') return std::stoi(text);
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+  return 0;
+}
+
+size_t CountLines(const std::string& path) {
+  std::string text = ReadFile(path);
+  return size_t(std::count(text.begin(), text.end(), '\n'));
+}
+
+// JSONL output without the one timing-dependent field of the summary.
+std::string WithoutTiming(std::string jsonl) {
+  return std::regex_replace(jsonl, std::regex("\"seconds\": [0-9.e+-]+"), "\"seconds\": T");
+}
+
+// Calls a unary method by name with a serialized request (GenericStub), so
+// that health and reflection are checked from the wire, as any client sees
+// them, without generated stubs.
+std::string CallRaw(const std::string& address, const std::string& method,
+                    const std::string& request, grpc::Status* status) {
+  auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+  grpc::GenericStub stub(channel);
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  grpc::Slice slice(request);
+  grpc::ByteBuffer in(&slice, 1), out;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  stub.UnaryCall(&ctx, method, grpc::StubOptions(), &in, &out, [&](grpc::Status s) {
+    std::lock_guard<std::mutex> lock(mu);
+    *status = s;
+    done = true;
+    cv.notify_one();
+  });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return done; });
+  std::vector<grpc::Slice> slices;
+  out.Dump(&slices);
+  std::string bytes;
+  for (const grpc::Slice& s : slices)
+    bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  return bytes;
+}
+
+// grpc.health.v1.Health/Check for the whole server: true when SERVING
+// (HealthCheckResponse field 1 = 1, encoded 08 01).
+bool Serving(int port) {
+  grpc::Status status;
+  std::string reply = CallRaw(Address(port), "/grpc.health.v1.Health/Check", "", &status);
+  return status.ok() && reply == std::string("\x08\x01", 2);
+}
+
+class Cluster : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("arbiter-cluster-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    coordinator_.reset();
+    workers_.clear();
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // Starts worker `i` on `port` (0: a free one); returns its port.
+  int StartWorker(size_t i, int port = 0) {
+    const std::string port_file = Path("worker" + std::to_string(i) + ".port");
+    fs::remove(port_file);
+    if (workers_.size() <= i) workers_.resize(i + 1);
+    workers_[i] = std::make_unique<Process>(
+        std::vector<std::string>{kBin + "/arbiter-worker", "--listen", Address(port), "--threads",
+                                 "1", "--tables", kTables, "--port-file", port_file},
+        Path("worker" + std::to_string(i) + ".log"));
+    return WaitForPort(port_file);
+  }
+
+  int StartCoordinator(const std::vector<int>& worker_ports) {
+    std::string list;
+    for (int p : worker_ports) list += absl::StrCat(list.empty() ? "" : ",", Address(p));
+    const std::string port_file = Path("coordinator.port");
+    coordinator_ = std::make_unique<Process>(
+        std::vector<std::string>{kBin + "/arbiter-coordinator", "--listen", "127.0.0.1:0",
+                                 "--workers", list, "--job-dir", Path("jobs"), "--batch", "16",
+                                 "--port-file", port_file},
+        Path("coordinator.log"));
+    return WaitForPort(port_file);
+  }
+
+  fs::path dir_;
+  std::unique_ptr<Process> coordinator_;
+  std::vector<std::unique_ptr<Process>> workers_;
+};
+
+TEST_F(Cluster, AnalyzeThroughTheCoordinatorEqualsEmbedded) {
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w});
+  ASSERT_GT(c, 0);
+  const std::string remote = absl::StrCat(kBin, "/arbiter --coordinator ", Address(c), " ");
+  const std::string embedded = "env -u ARBITER_COORDINATOR " + kBin + "/arbiter ";
+  // A mate line, a dead position, a fortress, a claim by move, text output.
+  const std::vector<std::string> cases = {
+      "analyze --json --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'",
+      "analyze --json --fen '8/8/8/4k3/8/8/2B5/K7 w - - 0 1'",
+      "analyze --json --fen '8/8/1k6/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1'",
+      "analyze --json --fen 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 99 80'",
+      "analyze --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' --moves g1f1 g8f8 f1g1 f8g8",
+  };
+  for (const std::string& args : cases) {
+    testing::CommandResult local = testing::RunCommand(embedded + args);
+    testing::CommandResult far = testing::RunCommand(remote + args);
+    EXPECT_EQ(local.exit_code, 0) << args;
+    EXPECT_EQ(far.exit_code, local.exit_code) << args;
+    EXPECT_EQ(far.out, local.out) << args;
+  }
+  // Bad input: the same error, from the worker, through the coordinator.
+  testing::CommandResult bad = testing::RunCommand(remote + "analyze --fen 'bad fen' 2>&1");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_PRED_FORMAT2(testing::Contains, bad.out, "FEN must have 6 fields");
+}
+
+TEST_F(Cluster, HealthAndReflectionOnBothDaemons) {
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w});
+  ASSERT_GT(c, 0);
+  EXPECT_TRUE(Serving(w));
+  EXPECT_TRUE(Serving(c));
+  // ServerReflectionRequest{list_services: ""} is field 7, empty: 3a 00.
+  // Reflection is a bidirectional stream; a unary call sends one message and
+  // reads one reply, which is all list_services needs.
+  for (auto [port, service] : {std::pair{w, "arbiter.v1.Worker"}, {c, "arbiter.v1.Arbiter"}}) {
+    grpc::Status status;
+    std::string reply =
+        CallRaw(Address(port), "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+                std::string("\x3a\x00", 2), &status);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    EXPECT_PRED_FORMAT2(testing::Contains, reply, service);
+    EXPECT_PRED_FORMAT2(testing::Contains, reply, "grpc.health.v1.Health");
+  }
+}
+
+// The fault test: coordinator + 3 workers verify >= 10,000 real
+// games; one worker is killed with SIGKILL mid-run and restarted on its
+// port; the records equal the embedded run's, none missing, none twice;
+// the restarted worker gets work again.
+TEST_F(Cluster, VerifySurvivesAKilledWorkerAndTheRestartedOneRejoins) {
+  const std::string shared = testing::SharedDir();
+  const std::string lichess = shared + "/games/lichess_jishanshaikh4_37221.pgn.zst";
+  if (shared.empty() || !fs::exists(lichess))
+    GTEST_SKIP() << "../shared/games/lichess_jishanshaikh4_37221.pgn.zst is absent "
+                    "(set ARBITER_SHARED): the 10,000-game fault test cannot run";
+  const std::string zstd = testing::FindProgram("zstd");
+  ASSERT_FALSE(zstd.empty()) << "zstd (Debian package zstd) is needed to cut the game file";
+  // The first 10,000 games, as plain PGN.
+  const std::string games = Path("games.pgn");
+  ASSERT_EQ(testing::RunCommand(zstd + " -dc " + lichess +
+                                " | awk '/^\\[Event /{n++} n<=10000' > " + games)
+                .exit_code,
+            0);
+  const std::string embedded = Path("embedded.jsonl");
+  ASSERT_EQ(testing::RunCommand("env -u ARBITER_COORDINATOR -u ARBITER_SYZYGY " + kBin +
+                                "/arbiter verify " + games + " --tables " + kTables +
+                                " --format jsonl > " + embedded)
+                .exit_code,
+            0);
+  ASSERT_EQ(CountLines(embedded), 10001u) << "10,000 records and a summary";
+
+  std::vector<int> ports;
+  for (size_t i = 0; i < 3; ++i) ports.push_back(StartWorker(i));
+  for (int p : ports) ASSERT_GT(p, 0);
+  const int c = StartCoordinator(ports);
+  ASSERT_GT(c, 0);
+  const std::string remote_out = Path("remote.jsonl");
+  Process client({"/usr/bin/env", "-u", "ARBITER_SYZYGY", kBin + "/arbiter", "--coordinator",
+                  Address(c), "verify", games, "--format", "jsonl"},
+                 Path("client.log"), remote_out);
+  // Kill worker 1 once the run is well under way (verdicts arrive in input
+  // order, so 1,000 lines means at least that many games are done).
+  int status = 0;
+  for (int i = 0; i < 30000 && CountLines(remote_out) < 1000; ++i)
+    std::this_thread::sleep_for(milliseconds(10));
+  ASSERT_FALSE(client.Wait(milliseconds(1), &status)) << "the run ended before the kill";
+  ASSERT_LT(CountLines(remote_out), 9000u) << "too late for a mid-run kill";
+  workers_[1]->Kill(SIGKILL);
+  std::this_thread::sleep_for(milliseconds(500));
+  ASSERT_EQ(StartWorker(1, ports[1]), ports[1]) << "restart on the same port";
+  ASSERT_TRUE(client.Wait(milliseconds(600000), &status)) << "the run did not finish";
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << ReadFile(Path("client.log"));
+  EXPECT_EQ(WithoutTiming(ReadFile(remote_out)), WithoutTiming(ReadFile(embedded)));
+
+  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), "failed");
+
+  // The restarted worker serves: with the other two stopped, a run through
+  // the coordinator still completes, on it alone, with the embedded output.
+  workers_[0]->Kill(SIGTERM);
+  workers_[2]->Kill(SIGTERM);
+  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
+  testing::CommandResult alone =
+      testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY ", kBin, "/arbiter --coordinator ",
+                                       Address(c), " verify ", sample, " --format jsonl"));
+  testing::CommandResult local =
+      testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin,
+                                       "/arbiter verify ", sample, " --format jsonl"));
+  EXPECT_EQ(alone.exit_code, 0);
+  EXPECT_EQ(WithoutTiming(alone.out), WithoutTiming(local.out));
+  workers_[1]->Kill(SIGTERM);
+  std::smatch m;
+  const std::string log = ReadFile(Path("worker1.log"));
+  ASSERT_TRUE(std::regex_search(log, m, std::regex("stopped after ([0-9]+) batches"))) << log;
+  EXPECT_GT(std::stoll(m[1]), 0) << "the restarted worker got no work";
+}
+
+TEST_F(Cluster, JobOverAFileOnSharedStorage) {
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w});
+  ASSERT_GT(c, 0);
+  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
+  const std::string remote = absl::StrCat(kBin, "/arbiter --coordinator ", Address(c), " ");
+  testing::CommandResult submit = testing::RunCommand(remote + "job submit " + sample);
+  ASSERT_EQ(submit.exit_code, 0) << submit.out;
+  const std::string id = submit.out.substr(0, submit.out.find('\n'));
+  ASSERT_EQ(id.size(), 16u) << submit.out;
+  testing::CommandResult watch = testing::RunCommand(remote + "job watch " + id);
+  EXPECT_EQ(watch.exit_code, 0) << watch.out;
+  EXPECT_PRED_FORMAT2(testing::Contains, watch.out, "done");
+  testing::CommandResult results =
+      testing::RunCommand(remote + "job results " + id + " --format jsonl");
+  ASSERT_EQ(results.exit_code, 0);
+  testing::CommandResult local = testing::RunCommand(
+      "env -u ARBITER_COORDINATOR " + kBin + "/arbiter verify " + sample + " --format jsonl");
+  EXPECT_EQ(WithoutTiming(results.out), WithoutTiming(local.out));
+  // From game 3 on: the same records, fewer of them.
+  testing::CommandResult tail =
+      testing::RunCommand(remote + "job results " + id + " --format jsonl --from 3");
+  std::vector<std::string> all = testing::Lines(results.out), some = testing::Lines(tail.out);
+  ASSERT_EQ(some.size() + 2, all.size());
+  EXPECT_EQ(some[0], all[2]);
+  // Unknown job, missing file: clear errors.
+  testing::CommandResult unknown = testing::RunCommand(remote + "job watch 0123456789abcdef 2>&1");
+  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_PRED_FORMAT2(testing::Contains, unknown.out, "no job 0123456789abcdef");
+  testing::CommandResult missing = testing::RunCommand(remote + "job submit /nonexistent.pgn 2>&1");
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_PRED_FORMAT2(testing::Contains, missing.out, "/nonexistent.pgn");
+}
+
+}  // namespace
+}  // namespace arbiter

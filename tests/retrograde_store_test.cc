@@ -1,0 +1,394 @@
+// Retrograde tables on disk (core/tablebase/retrograde_store.h): a table
+// read back is the table written, every damaged or foreign file is refused
+// with an error naming it, and a directory that cannot be written costs
+// only the saving.
+#include "core/tablebase/retrograde_store.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/chess/bitboard.h"
+#include "core/chess/movegen.h"
+#include "core/chess/random_placement.h"
+#include "core/rules/mate_ability.h"
+#include "core/tablebase/retrograde.h"
+#include "tests/test_support.h"
+
+namespace arbiter::tablebase {
+namespace {
+
+namespace fs = std::filesystem;
+using ::arbiter::testing::Contains;
+using ::arbiter::testing::FromFen;
+
+// A fresh directory under the system's temporary one, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    static int counter = 0;
+    path_ = (fs::temp_directory_path() /
+             ("arbiter_store_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++)))
+                .string();
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+// What ForEachPosition shows of one position, packed small: KRvKP alone
+// has 9 million.
+struct Packed {
+  uint32_t squares;  // 6 bits per man
+  int16_t dtz;
+  int8_t wdl, stm;
+  std::array<int16_t, 2> mate;
+  bool operator==(const Packed&) const = default;
+};
+
+Packed Pack(const RetrogradeTable::Entry& e) {
+  Packed p{};
+  for (int i = 0; i < e.men; ++i) p.squares |= uint32_t(e.square[i]) << (6 * i);
+  p.dtz = int16_t(e.dtz);
+  p.wdl = int8_t(e.wdl);
+  p.stm = int8_t(e.side_to_move);
+  for (Color c : {kWhite, kBlack}) {
+    EXPECT_EQ(e.can_mate[c], e.mate_distance[c] >= 0);
+    p.mate[c] = int16_t(e.mate_distance[c]);
+  }
+  return p;
+}
+
+// Every stored entry of `a` and `b` is the same, in the same order.
+void ExpectSameEntries(const RetrogradeTable& a, const RetrogradeTable& b) {
+  std::vector<Packed> expected;
+  a.ForEachPosition([&](const RetrogradeTable::Entry& e) { expected.push_back(Pack(e)); });
+  size_t i = 0, mismatches = 0;
+  b.ForEachPosition([&](const RetrogradeTable::Entry& e) {
+    if (i >= expected.size() || !(Pack(e) == expected[i])) ++mismatches;
+    ++i;
+  });
+  EXPECT_EQ(i, expected.size()) << a.signature();
+  EXPECT_EQ(mismatches, 0u) << a.signature();
+  EXPECT_GT(expected.size(), 0u);
+}
+
+// Whether a line captures (a man disappears) or promotes (a pawn does) on
+// the way: either crosses into a sub-table.
+struct Crossings {
+  bool capture = false, promotion = false;
+};
+Crossings CrossingsOf(const Position& start, const std::vector<Move>& line) {
+  Crossings out;
+  Position pos = start;
+  for (Move m : line) {
+    const int men = PopCount(pos.pieces()), pawns = PopCount(pos.pieces(kPawn));
+    pos.DoMove(m);
+    out.capture |= PopCount(pos.pieces()) < men;
+    out.promotion |= PopCount(pos.pieces()) == men && PopCount(pos.pieces(kPawn)) < pawns;
+  }
+  return out;
+}
+
+const char* const kRoundTrip[] = {"KQvK", "KPvK", "KBNvK", "KRvKP"};
+
+TEST(RetrogradeStore, RoundTripKeepsEveryEntryAndLine) {
+  TempDir dir;
+  RetrogradeSolver writer(dir.path());
+  for (const char* signature : kRoundTrip) ASSERT_TRUE(writer.Table(signature).ok()) << signature;
+  EXPECT_TRUE(writer.last_store_error().ok()) << writer.last_store_error();
+  EXPECT_EQ(writer.tables_loaded(), 0u);
+  EXPECT_EQ(writer.tables_generated(), writer.tables());
+  // Sub-tables too: KRvKP promotes into KQvKR, captures into KRvK and KPvK.
+  for (const char* sub : {"KQvKR", "KRvK", "KvK", "KRvKR"})
+    EXPECT_TRUE(fs::exists(TableFilePath(dir.path(), sub))) << sub;
+  // Saves leave no temporary files behind.
+  for (const auto& entry : fs::directory_iterator(dir.path()))
+    EXPECT_EQ(entry.path().extension(), ".arbt") << entry.path();
+
+  RetrogradeSolver reader(dir.path());
+  for (const char* signature : kRoundTrip) {
+    auto written = writer.Table(signature);
+    auto read = reader.Table(signature);
+    ASSERT_TRUE(read.ok()) << read.status();
+    EXPECT_EQ((*read)->signature(), (*written)->signature());
+    EXPECT_EQ((*read)->positions(), (*written)->positions());
+    EXPECT_EQ((*read)->bytes(), (*written)->bytes()) << signature;  // sub-table list included
+    ExpectSameEntries(**written, **read);
+  }
+  // Nothing generated: the sub-tables were read from their own files.
+  EXPECT_EQ(reader.tables_generated(), 0u);
+  EXPECT_EQ(reader.tables_loaded(), writer.tables());
+
+  // Mating lines walk through sub-tables (captures, promotions): the loaded
+  // tables must find them there, and give the same lines.
+  std::mt19937_64 rng(2024);
+  int captures = 0, promotions = 0, compared = 0;
+  for (const char* signature : kRoundTrip) {
+    for (int i = 0; i < 60; ++i) {
+      std::optional<Position> pos = RandomPlacement(signature, rng() % 2 ? kWhite : kBlack, rng);
+      ASSERT_TRUE(pos);
+      for (Color side : {kWhite, kBlack}) {
+        auto a = writer.MatingLine(*pos, side);
+        auto b = reader.MatingLine(*pos, side);
+        ASSERT_EQ(a.status().code(), b.status().code()) << pos->Fen();
+        if (!a.ok()) continue;
+        ++compared;
+        EXPECT_EQ(*a, *b) << pos->Fen();
+        const Crossings crossings = CrossingsOf(*pos, *a);
+        captures += crossings.capture;
+        promotions += crossings.promotion;
+      }
+    }
+  }
+  std::printf("%d mating lines compared: %d through a capture, %d through a promotion\n", compared,
+              captures, promotions);
+  EXPECT_GT(captures, 5);
+  EXPECT_GT(promotions, 5);
+}
+
+// A directory holding KQvK (and its sub-table KvK), copied per case so that
+// each case damages its own files.
+class DamagedFile : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    source_ = new TempDir;
+    RetrogradeSolver solver(source_->path());
+    ASSERT_TRUE(solver.Table("KQvK").ok());
+    ASSERT_TRUE(solver.Table("KRvK").ok());
+    ASSERT_TRUE(solver.last_store_error().ok());
+  }
+  static void TearDownTestSuite() { delete source_; }
+  void SetUp() override {
+    for (const auto& entry : fs::directory_iterator(source_->path()))
+      fs::copy_file(entry.path(), fs::path(dir_.path()) / entry.path().filename());
+  }
+
+  std::string Path(const std::string& signature) const {
+    return TableFilePath(dir_.path(), signature);
+  }
+  // Opens KQvK through a fresh solver: it must fail, name the file, say to
+  // delete it, and neither regenerate nor touch the file.
+  absl::Status LoadFails(const std::string& damaged = "KQvK") {
+    const std::string before = ReadFile(Path(damaged));
+    RetrogradeSolver solver(dir_.path());
+    auto table = solver.Table("KQvK");
+    EXPECT_FALSE(table.ok());
+    if (table.ok()) return absl::OkStatus();
+    const std::string message(table.status().message());
+    EXPECT_PRED_FORMAT2(Contains, message, Path(damaged));
+    EXPECT_PRED_FORMAT2(Contains, message, "delete it to regenerate");
+    EXPECT_EQ(solver.tables_generated(), 0u);
+    EXPECT_EQ(solver.last_load_error(), table.status());
+    // Remembered: a probe gets the same answer without reading the file.
+    const Position pos = FromFen("8/8/8/8/8/2k5/8/KQ6 w - - 0 1");
+    EXPECT_EQ(solver.CanMate(pos, kWhite).status(), table.status());
+    EXPECT_EQ(ReadFile(Path(damaged)), before);
+    return table.status();
+  }
+
+  static TempDir* source_;
+  TempDir dir_;
+};
+TempDir* DamagedFile::source_ = nullptr;
+
+TEST_F(DamagedFile, IntactFilesLoad) {
+  RetrogradeSolver solver(dir_.path());
+  ASSERT_TRUE(solver.Table("KQvK").ok());
+  EXPECT_EQ(solver.tables_loaded(), 2u);  // KQvK and KvK
+  EXPECT_EQ(solver.tables_generated(), 0u);
+  EXPECT_TRUE(solver.last_load_error().ok());
+}
+
+TEST_F(DamagedFile, FlippedByteFailsTheChecksum) {
+  std::string bytes = ReadFile(Path("KQvK"));
+  bytes[bytes.size() / 2] ^= 0x10;
+  WriteFile(Path("KQvK"), bytes);
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()), "checksum mismatch");
+}
+
+TEST_F(DamagedFile, FlippedChecksumByteFails) {
+  std::string bytes = ReadFile(Path("KQvK"));
+  bytes.back() ^= 1;
+  WriteFile(Path("KQvK"), bytes);
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()), "checksum mismatch");
+}
+
+TEST_F(DamagedFile, TruncatedFile) {
+  std::string bytes = ReadFile(Path("KQvK"));
+  WriteFile(Path("KQvK"), bytes.substr(0, bytes.size() - 1000));
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()), "truncated");
+  WriteFile(Path("KQvK"), bytes.substr(0, 20));
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()), "truncated");
+  WriteFile(Path("KQvK"), "");
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()), "truncated");
+}
+
+TEST_F(DamagedFile, TrailingBytes) {
+  WriteFile(Path("KQvK"), ReadFile(Path("KQvK")) + "extra");
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()), "size mismatch");
+}
+
+TEST_F(DamagedFile, RenamedFileHoldsAnotherSignature) {
+  // KRvK has KQvK's layout, so only the signature tells them apart.
+  fs::copy_file(Path("KRvK"), Path("KQvK"), fs::copy_options::overwrite_existing);
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()),
+                      "holds the table \"KRvK\", not KQvK");
+}
+
+TEST_F(DamagedFile, BadMagicAndVersion) {
+  const std::string good = ReadFile(Path("KQvK"));
+  std::string bytes = good;
+  bytes[0] = 'X';
+  WriteFile(Path("KQvK"), bytes);
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()), "bad magic");
+  bytes = good;
+  bytes[8] = char(kTableFormatVersion + 1);
+  WriteFile(Path("KQvK"), bytes);
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()),
+                      "format version " + std::to_string(kTableFormatVersion + 1));
+}
+
+TEST_F(DamagedFile, OtherLayoutIsRefused) {
+  std::string bytes = ReadFile(Path("KQvK"));
+  bytes[32] ^= 2;  // the slot count, as if another build laid the table out
+  WriteFile(Path("KQvK"), bytes);
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()), "slots");
+}
+
+TEST_F(DamagedFile, ImpossibleContentWithAValidChecksum) {
+  // A code byte no table holds, and a checksum made to match: only the
+  // content check can catch it (a bug or a forged file, not bit rot).
+  std::string bytes = ReadFile(Path("KQvK"));
+  bytes[56 + 1000] = char(250);
+  Xxh64 hash;
+  hash.Update(bytes.data(), bytes.size() - 8);
+  uint64_t sum = hash.Digest();
+  for (int i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = char(sum >> (8 * i));
+  WriteFile(Path("KQvK"), bytes);
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()), "inconsistent content");
+}
+
+TEST_F(DamagedFile, DamagedSubtableFailsItsUsers) {
+  std::string bytes = ReadFile(Path("KvK"));
+  bytes[100] ^= 1;
+  WriteFile(Path("KvK"), bytes);
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails("KvK").message()), "checksum mismatch");
+}
+
+TEST_F(DamagedFile, DirectoryInPlaceOfTheFile) {
+  fs::remove(Path("KQvK"));
+  fs::create_directory(Path("KQvK"));
+  RetrogradeSolver solver(dir_.path());
+  auto table = solver.Table("KQvK");
+  ASSERT_FALSE(table.ok());
+  EXPECT_PRED_FORMAT2(Contains, std::string(table.status().message()), "not a regular file");
+}
+
+// A directory that cannot be written: probes work from memory, and the
+// solver says what it could not save.
+TEST(RetrogradeStore, UnwritableDirectoryKeepsTablesInMemory) {
+  TempDir base;
+  std::string dir = base.File("read_only");
+  fs::create_directories(dir);
+  fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
+  // Root writes anywhere: then use a path below a regular file instead,
+  // which nobody can create.
+  if (std::FILE* probe = std::fopen((dir + "/probe").c_str(), "w")) {
+    std::fclose(probe);
+    WriteFile(base.File("plain_file"), "not a directory");
+    dir = base.File("plain_file") + "/tables";
+  }
+  RetrogradeSolver solver(dir);
+  const Position pos = FromFen("8/8/8/8/8/2k5/8/KQ6 w - - 0 1");
+  absl::StatusOr<std::optional<int>> distance = solver.MateDistance(pos, kWhite);
+  ASSERT_TRUE(distance.ok()) << distance.status();
+  EXPECT_TRUE(distance->has_value());
+  EXPECT_EQ(solver.tables_generated(), 2u);  // KQvK, KvK
+  ASSERT_FALSE(solver.last_store_error().ok());
+  EXPECT_PRED_FORMAT2(Contains, std::string(solver.last_store_error().message()),
+                      "cannot save retrograde table");
+  EXPECT_TRUE(solver.last_load_error().ok());
+  EXPECT_FALSE(fs::exists(TableFilePath(dir, "KQvK")));
+}
+
+// Processes sharing a directory: two solvers saving the same tables at
+// once leave one whole file each, which a third reads.
+TEST(RetrogradeStore, ConcurrentSavesLeaveWholeFiles) {
+  TempDir dir;
+  std::thread a([&] { EXPECT_TRUE(RetrogradeSolver(dir.path()).Table("KRvK").ok()); });
+  std::thread b([&] { EXPECT_TRUE(RetrogradeSolver(dir.path()).Table("KRvK").ok()); });
+  a.join();
+  b.join();
+  RetrogradeSolver reader(dir.path());
+  ASSERT_TRUE(reader.Table("KRvK").ok());
+  EXPECT_EQ(reader.tables_loaded(), 2u);
+  for (const auto& entry : fs::directory_iterator(dir.path()))
+    EXPECT_EQ(entry.path().extension(), ".arbt") << entry.path();
+}
+
+TEST(RetrogradeStore, SharedSolverIsConfiguredBeforeUse) {
+  TempDir dir;
+  ASSERT_TRUE(ConfigureSharedRetrogradeTables(dir.path()).ok());
+  EXPECT_EQ(SharedRetrogradeSolver().cache_dir(), dir.path());
+  absl::Status late = ConfigureSharedRetrogradeTables("/elsewhere");
+  EXPECT_EQ(late.code(), absl::StatusCode::kFailedPrecondition) << late;
+  EXPECT_EQ(SharedRetrogradeSolver().cache_dir(), dir.path());
+}
+
+// Known XXH64 values (seed 0; checked against libxxhash 0.8.1), fed in
+// uneven pieces so that the buffering is exercised.
+TEST(RetrogradeStore, Xxh64MatchesTheReference) {
+  std::string data;
+  for (int i = 0; i < 1000; ++i) data.push_back(char((i * 131 + 7) & 0xff));
+  auto hash = [&](size_t n) {
+    Xxh64 h;
+    for (size_t p = 0, step = 1; p < n; step = step * 3 % 37 + 1) {
+      const size_t k = std::min(step, n - p);
+      h.Update(data.data() + p, k);
+      p += k;
+    }
+    return h.Digest();
+  };
+  EXPECT_EQ(hash(0), 0xef46db3751d8e999ull);
+  EXPECT_EQ(hash(1), 0xa96c7f0ce858bbb7ull);
+  EXPECT_EQ(hash(7), 0x2744460dd675d2c0ull);
+  EXPECT_EQ(hash(31), 0x6711d55e306b5d8full);
+  EXPECT_EQ(hash(32), 0x07f7b8e3bc5d6e25ull);
+  EXPECT_EQ(hash(33), 0x09f85eeb4e1cbe9full);
+  EXPECT_EQ(hash(100), 0x9ddada11d3dc2d8full);
+  EXPECT_EQ(hash(1000), 0x0bf0bdbcc82eb373ull);
+}
+
+}  // namespace
+}  // namespace arbiter::tablebase

@@ -1,0 +1,189 @@
+// End-to-end tests of `arbiter tables build` and of --tables /
+// ARBITER_TABLES on analyze and verify: the real binary, a scratch table
+// directory per test.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "tests/test_support.h"
+
+namespace arbiter {
+namespace {
+
+namespace fs = std::filesystem;
+using ::arbiter::testing::Contains;
+using ::arbiter::testing::Lines;
+
+// Runs the arbiter binary with `args` (shell words). ARBITER_TABLES is
+// cleared unless `env` sets it, so that the caller's environment cannot
+// change what is tested.
+struct Output {
+  int exit_code;
+  std::string out, err;
+};
+Output Arbiter(const std::string& args, const std::string& env = "") {
+  const std::string err_file =
+      (fs::temp_directory_path() / ("arbiter_tables_cli_" + std::to_string(::getpid()) + ".err"))
+          .string();
+  const std::string cmd = "env -u ARBITER_TABLES -u ARBITER_SYZYGY " + env + " " +
+                          std::string(ARBITER_BINARY_DIR) + "/arbiter " + args + " 2>" + err_file;
+  testing::CommandResult r = testing::RunCommand(cmd);
+  std::ifstream in(err_file);
+  std::string err(std::istreambuf_iterator<char>(in), {});
+  fs::remove(err_file);
+  return {r.exit_code, r.out, err};
+}
+
+class TablesCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = (fs::temp_directory_path() /
+            ("arbiter_tables_cli_" + std::to_string(::getpid()) + "_" + info->name()))
+               .string();
+    fs::remove_all(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::vector<std::string> Files() const {
+    std::vector<std::string> names;
+    if (!fs::exists(dir_)) return names;
+    for (const auto& entry : fs::directory_iterator(dir_))
+      names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  std::string dir_;
+};
+
+// K+P v K with a search budget of 1: White's "yes" and its mating line (a
+// promotion into K+Q v K) come from the retrograde tables.
+constexpr char kFen[] = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1";
+const std::string kAnalyze = std::string("analyze --json --budget 1 --fen '") + kFen + "'";
+const std::vector<std::string> kKPvKFiles = {"KBvK.arbt", "KNvK.arbt", "KPvK.arbt",
+                                             "KQvK.arbt", "KRvK.arbt", "KvK.arbt"};
+
+TEST_F(TablesCli, BuildWritesTheTableAndItsSubtables) {
+  Output r = Arbiter("tables build " + dir_ + " --signatures KPvK");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_EQ(lines[0].rfind("table", 0), 0u) << r.out;
+  EXPECT_EQ(lines[1].rfind("KPvK ", 0), 0u) << r.out;
+  EXPECT_PRED_FORMAT2(Contains, lines[1], " 165676 ");  // positions
+  EXPECT_PRED_FORMAT2(Contains, lines[1], "generated (+5 sub-tables)");
+  EXPECT_PRED_FORMAT2(Contains, lines[2], "6 tables (0 loaded, 6 generated)");
+  EXPECT_EQ(Files(), kKPvKFiles);  // and no temporary file left
+
+  // Run again: everything is read back (and checked) instead.
+  r = Arbiter("tables build " + dir_ + " --signatures KPvK");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_PRED_FORMAT2(Contains, r.out, "loaded (+5 sub-tables)");
+  EXPECT_PRED_FORMAT2(Contains, r.out, "6 tables (6 loaded, 0 generated)");
+}
+
+TEST_F(TablesCli, AnalyzeAndVerifyAnswerTheSameWithTables) {
+  ASSERT_EQ(Arbiter("tables build " + dir_ + " --signatures KPvK").exit_code, 0);
+  const Output plain = Arbiter(kAnalyze);
+  ASSERT_EQ(plain.exit_code, 0);
+  EXPECT_PRED_FORMAT2(Contains, plain.out, "\"e7e8q\"");  // the line promotes
+  Output with = Arbiter(kAnalyze + " --tables " + dir_);
+  EXPECT_EQ(with.exit_code, 0);
+  EXPECT_EQ(with.out, plain.out);
+  EXPECT_EQ(with.err, "");  // no warning
+  with = Arbiter(kAnalyze, "ARBITER_TABLES=" + dir_);
+  EXPECT_EQ(with.out, plain.out);
+  EXPECT_EQ(with.err, "");
+
+  // verify, into a directory of its own, which it fills: the records (not
+  // the summary, which has timings) agree.
+  const std::string pgn = dir_ + "/game.pgn";
+  std::ofstream(pgn) << "[Event \"t\"]\n[SetUp \"1\"]\n[FEN \"" << kFen
+                     << "\"]\n[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n\n1. Kd2 1-0\n";
+  const std::string verify = "verify --format jsonl --jobs 1 --budget 1 " + pgn;
+  const Output verified = Arbiter(verify);
+  const Output verified_with = Arbiter(verify + " --tables " + dir_ + "/verify");
+  ASSERT_EQ(verified.exit_code, 0);
+  ASSERT_EQ(verified_with.exit_code, 0);
+  EXPECT_EQ(verified_with.err, "");
+  ASSERT_FALSE(Lines(verified.out).empty());
+  EXPECT_PRED_FORMAT2(Contains, verified.out, "\"e7e8q\"");  // the winner's line, retrograde
+  EXPECT_EQ(Lines(verified_with.out)[0], Lines(verified.out)[0]);
+  EXPECT_TRUE(fs::exists(dir_ + "/verify/KPvK.arbt"));
+}
+
+TEST_F(TablesCli, AnalyzeSavesTheTablesItGenerates) {
+  // The directory need not exist: the first save creates it.
+  Output r = Arbiter(kAnalyze + " --tables " + dir_);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, Arbiter(kAnalyze).out);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(Files(), kKPvKFiles);
+}
+
+TEST_F(TablesCli, UnusableDirectories) {
+  fs::create_directories(dir_);
+  const std::string file = dir_ + "/plain_file";
+  std::ofstream(file) << "x";
+  // A path that is not a directory is refused up front.
+  Output r = Arbiter(kAnalyze + " --tables " + file);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_PRED_FORMAT2(Contains, r.err, "--tables: " + file + " is not a directory");
+  r = Arbiter(kAnalyze, "ARBITER_TABLES=" + file);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_PRED_FORMAT2(Contains, r.err, "ARBITER_TABLES: " + file + " is not a directory");
+
+  // One that cannot be created (below a file): the analysis still runs,
+  // from memory, and stderr says the tables were not saved, once.
+  r = Arbiter(kAnalyze + " --tables " + file + "/tables");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, Arbiter(kAnalyze).out);
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_PRED_FORMAT2(Contains, r.err, "arbiter analyze: warning: cannot save retrograde table");
+}
+
+TEST_F(TablesCli, CorruptTableIsReportedNotReplaced) {
+  ASSERT_EQ(Arbiter("tables build " + dir_ + " --signatures KPvK").exit_code, 0);
+  const std::string path = dir_ + "/KPvK.arbt";
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes[bytes.size() / 2] ^= 1;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+
+  Output r = Arbiter(kAnalyze + " --tables " + dir_);
+  EXPECT_EQ(r.exit_code, 0);  // analysed without the table
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_PRED_FORMAT2(Contains, r.err, "arbiter analyze: warning: retrograde table " + path);
+  EXPECT_PRED_FORMAT2(Contains, r.err, "checksum mismatch");
+  EXPECT_PRED_FORMAT2(Contains, r.err, "delete it to regenerate");
+  // tables build refuses it too, and leaves it for the user to delete.
+  r = Arbiter("tables build " + dir_ + " --signatures KPvK");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_PRED_FORMAT2(Contains, r.err, "checksum mismatch");
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), bytes);
+}
+
+TEST_F(TablesCli, BadUsage) {
+  EXPECT_EQ(Arbiter("tables").exit_code, 2);
+  EXPECT_EQ(Arbiter("tables list " + dir_).exit_code, 2);
+  EXPECT_EQ(Arbiter("tables build").exit_code, 2);
+  Output r = Arbiter("tables build " + dir_ + " --signatures KQvK,KXvK");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_PRED_FORMAT2(Contains, r.err, "unknown piece letter 'X'");
+  EXPECT_EQ(Arbiter("tables build " + dir_ + " --signatures KQRvKR").exit_code, 2);  // 5 men
+  EXPECT_FALSE(fs::exists(dir_));  // names are checked before any work
+}
+
+}  // namespace
+}  // namespace arbiter

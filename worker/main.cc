@@ -1,0 +1,83 @@
+// arbiter-worker: serves arbiter.v1.Worker to the coordinator. Reports
+// SERVING on grpc.health.v1 only once its tables are open.
+#include <cstdio>
+#include <thread>
+
+#include "client/args.h"
+#include "client/tablebase_options.h"
+#include "client/tables_option.h"
+#include "grpcpp/server.h"
+#include "server/serving.h"
+#include "worker/worker_service.h"
+
+namespace {
+
+constexpr char kUsage[] =
+    "usage: arbiter-worker [--listen ADDR] [--threads N] [--syzygy DIR]... [--tables DIR]\n"
+    "                      [--metrics ADDR] [--port-file FILE]\n"
+    "  --listen ADDR     gRPC address (default 0.0.0.0:50052; port 0 picks a free one)\n"
+    "  --threads N       requests computed at once (default: all cores)\n"
+    "  --syzygy DIR      Syzygy tables (repeatable, or DIR:DIR; default $ARBITER_SYZYGY)\n"
+    "  --tables DIR      retrograde tables: loaded from DIR, generated ones saved there\n"
+    "                    (default $ARBITER_TABLES; shared safely by many workers)\n"
+    "  --metrics ADDR    Prometheus /metrics endpoint (default: none)\n"
+    "  --port-file FILE  write the bound gRPC port to FILE\n";
+
+int Fail(const absl::Status& s) {
+  std::fprintf(stderr, "arbiter-worker: %s\n", std::string(s.message()).c_str());
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  arbiter::serving::BlockShutdownSignals();
+  std::vector<std::string> argv_rest(argv + 1, argv + argc);
+  if (!argv_rest.empty() && (argv_rest[0] == "--help" || argv_rest[0] == "-h")) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  absl::StatusOr<arbiter::cli::Args> args = arbiter::cli::Args::Parse(
+      argv_rest, {"listen", "threads", "syzygy", "tables", "metrics", "port-file"}, {});
+  if (!args.ok()) return Fail(args.status());
+  if (!args->positional().empty())
+    return Fail(absl::InvalidArgumentError("unexpected argument " + args->positional()[0]));
+  absl::StatusOr<int64_t> threads =
+      args->GetInt("threads", std::max(1u, std::thread::hardware_concurrency()));
+  if (!threads.ok()) return Fail(threads.status());
+  if (*threads < 1 || *threads > 1024)
+    return Fail(absl::InvalidArgumentError("--threads must be 1..1024"));
+
+  auto registry = std::make_shared<prometheus::Registry>();
+  absl::StatusOr<std::unique_ptr<arbiter::serving::MetricsEndpoint>> metrics =
+      arbiter::serving::MetricsEndpoint::Start(args->Get("metrics"), registry);
+  if (!metrics.ok()) return Fail(metrics.status());
+
+  // Tables first: a worker that cannot open the tables it was given must not
+  // serve rulings without them.
+  absl::StatusOr<std::shared_ptr<const arbiter::SyzygyTablebase>> tables =
+      arbiter::cli::TablebaseFrom(*args);
+  // Retrograde tables (3-4 men) load from --tables on first use; ones
+  // generated are saved there for the other workers (atomic renames).
+  if (absl::Status s = arbiter::cli::ConfigureTablesFrom(*args); !s.ok()) return Fail(s);
+  if (!tables.ok()) return Fail(tables.status());
+  arbiter::worker::WorkerService service(int(*threads), *tables, *registry);
+  absl::StatusOr<arbiter::serving::Listening> listening = arbiter::serving::Start(
+      args->Get("listen", "0.0.0.0:50052"), {&service}, args->Get("port-file"));
+  if (!listening.ok()) return Fail(listening.status());
+  arbiter::serving::SetServing(*listening->server, true);
+  std::fprintf(stderr, "arbiter-worker: serving on port %d with %lld threads\n", listening->port,
+               (long long)*threads);
+
+  std::thread waiter([&] {
+    arbiter::serving::WaitForShutdownSignal();
+    arbiter::serving::SetServing(*listening->server, false);
+    listening->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  });
+  listening->server->Wait();
+  waiter.join();
+  std::fprintf(stderr, "arbiter-worker: stopped after %llu batches, %llu verdicts\n",
+               (unsigned long long)service.batches_served(),
+               (unsigned long long)service.verdicts_served());
+  return 0;
+}

@@ -1,0 +1,160 @@
+#include "worker/worker_service.h"
+
+#include <chrono>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/rules/game_verdict.h"
+#include "core/rules/position_analysis.h"
+#include "proto/convert.h"
+#include "server/serving.h"
+
+namespace arbiter::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+grpc::Status Invalid(const absl::Status& s) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, std::string(s.message()));
+}
+
+}  // namespace
+
+class WorkerService::Slot {
+ public:
+  explicit Slot(WorkerService& s) : s_(s) {
+    std::unique_lock<std::mutex> lock(s_.mu_);
+    s_.waiting_.Increment();
+    s_.slot_free_.wait(lock, [&] { return s_.busy_ < s_.threads_; });
+    s_.waiting_.Decrement();
+    ++s_.busy_;
+    s_.in_flight_.Increment();
+  }
+  ~Slot() {
+    {
+      std::lock_guard<std::mutex> lock(s_.mu_);
+      --s_.busy_;
+      s_.in_flight_.Decrement();
+    }
+    s_.slot_free_.notify_one();
+  }
+
+ private:
+  WorkerService& s_;
+};
+
+WorkerService::WorkerService(int threads, std::shared_ptr<const SyzygyTablebase> tables,
+                             prometheus::Registry& metrics)
+    : threads_(threads),
+      tables_(std::move(tables)),
+      verdicts_(prometheus::BuildCounter()
+                    .Name("arbiter_worker_verdicts_total")
+                    .Help("Game verdicts produced")
+                    .Register(metrics)
+                    .Add({})),
+      analyses_(prometheus::BuildCounter()
+                    .Name("arbiter_worker_analyses_total")
+                    .Help("Positions analysed")
+                    .Register(metrics)
+                    .Add({})),
+      failures_(prometheus::BuildCounter()
+                    .Name("arbiter_worker_failed_requests_total")
+                    .Help("Requests refused or cancelled")
+                    .Register(metrics)
+                    .Add({})),
+      in_flight_(prometheus::BuildGauge()
+                     .Name("arbiter_worker_in_flight")
+                     .Help("Requests computing now")
+                     .Register(metrics)
+                     .Add({})),
+      waiting_(prometheus::BuildGauge()
+                   .Name("arbiter_worker_queue_depth")
+                   .Help("Requests waiting for a compute slot")
+                   .Register(metrics)
+                   .Add({})),
+      game_seconds_(prometheus::BuildHistogram()
+                        .Name("arbiter_worker_game_seconds")
+                        .Help("Time to rule on one game")
+                        .Register(metrics)
+                        .Add({}, serving::LatencyBuckets())),
+      analysis_seconds_(prometheus::BuildHistogram()
+                            .Name("arbiter_worker_analysis_seconds")
+                            .Help("Time to analyse one position")
+                            .Register(metrics)
+                            .Add({}, serving::LatencyBuckets())) {}
+
+grpc::Status WorkerService::TablesFor(const v1::SearchOptions& options,
+                                      const SyzygyTablebase** out) const {
+  *out = nullptr;
+  if (!options.tablebase()) return grpc::Status::OK;
+  if (!tables_)
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        "tablebase requested but this worker has no Syzygy tables (--syzygy)");
+  *out = tables_.get();
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerService::Info(grpc::ServerContext*, const v1::InfoRequest*,
+                                 v1::WorkerInfo* out) {
+  out->set_threads(threads_);
+  out->set_syzygy_files(tables_ ? tables_->wdl_files() : 0);
+  out->set_syzygy_pieces(tables_ ? tables_->largest() : 0);
+  out->set_version(ARBITER_VERSION);
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerService::Analyze(grpc::ServerContext*, const v1::AnalyzeRequest* request,
+                                    v1::Assessment* out) {
+  absl::StatusOr<MateSearchOptions> options = wire::FromProto(request->options());
+  if (!options.ok()) return failures_.Increment(), Invalid(options.status());
+  const SyzygyTablebase* tables = nullptr;
+  if (grpc::Status s = TablesFor(request->options(), &tables); !s.ok())
+    return failures_.Increment(), s;
+  Slot slot(*this);
+  const auto start = Clock::now();
+  absl::StatusOr<PositionAnalysis> a =
+      AnalyzePosition(request->fen(), request->chess960(),
+                      {request->moves().begin(), request->moves().end()}, *options, tables);
+  if (!a.ok()) return failures_.Increment(), Invalid(a.status());
+  *out = wire::ToProto(*a);
+  analysis_seconds_.Observe(SecondsSince(start));
+  analyses_.Increment();
+  return grpc::Status::OK;
+}
+
+grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
+                                        const v1::VerifyBatchRequest* request,
+                                        grpc::ServerWriter<v1::GameVerdict>* writer) {
+  absl::StatusOr<MateSearchOptions> options = wire::FromProto(request->options());
+  if (!options.ok()) return failures_.Increment(), Invalid(options.status());
+  const SyzygyTablebase* tables = nullptr;
+  if (grpc::Status s = TablesFor(request->options(), &tables); !s.ok())
+    return failures_.Increment(), s;
+  options->syzygy = tables;  // a tablebase win proves "can mate", as embedded
+  Slot slot(*this);
+  thread_local ReplayedGame scratch;
+  GameVerdict verdict;
+  for (const v1::GameRecord& record : request->games()) {
+    if (ctx->IsCancelled()) {
+      failures_.Increment();
+      return grpc::Status(grpc::StatusCode::CANCELLED, "the coordinator cancelled the batch");
+    }
+    const auto start = Clock::now();
+    VerifyGame(wire::FromProto(record), *options, &scratch, &verdict, tables);
+    game_seconds_.Observe(SecondsSince(start));
+    if (!writer->Write(wire::ToProto(verdict))) {
+      failures_.Increment();
+      return grpc::Status(grpc::StatusCode::CANCELLED, "the coordinator went away");
+    }
+    verdicts_.Increment();
+    ++verdicts_served_;
+  }
+  ++batches_served_;
+  return grpc::Status::OK;
+}
+
+}  // namespace arbiter::worker

@@ -1,0 +1,64 @@
+// The arbiter.v1.Worker service: rules on batches of games and analyses
+// positions with the embedded engine (core/). Stateless: every request
+// carries all it needs, so the coordinator can send any batch anywhere and
+// re-send a failed one elsewhere.
+//
+// At most `threads` requests compute at once (a counting gate); the rest wait
+// in the gRPC thread that received them. Memory apart from mapped Syzygy
+// files is thereby bounded by threads x (search table + one batch) plus the
+// retrograde tables (at most ~550 MB for all 3-4-man tables).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+
+#include "arbiter/v1/worker.grpc.pb.h"
+#include "core/tablebase/syzygy.h"
+#include "prometheus/counter.h"
+#include "prometheus/gauge.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
+
+namespace arbiter::worker {
+
+class WorkerService final : public v1::Worker::Service {
+ public:
+  // `tables` may be null (no Syzygy tables: tablebase requests fail with
+  // FAILED_PRECONDITION).
+  WorkerService(int threads, std::shared_ptr<const SyzygyTablebase> tables,
+                prometheus::Registry& metrics);
+
+  grpc::Status Info(grpc::ServerContext*, const v1::InfoRequest*, v1::WorkerInfo* out) override;
+  grpc::Status Analyze(grpc::ServerContext* ctx, const v1::AnalyzeRequest* request,
+                       v1::Assessment* out) override;
+  grpc::Status VerifyBatch(grpc::ServerContext* ctx, const v1::VerifyBatchRequest* request,
+                           grpc::ServerWriter<v1::GameVerdict>* writer) override;
+
+  // Work done so far (logged at exit; tests check that a worker got work).
+  uint64_t batches_served() const { return batches_served_.load(); }
+  uint64_t verdicts_served() const { return verdicts_served_.load(); }
+
+ private:
+  class Slot;  // holds one of the `threads` compute slots
+  // The tables to use for a request, or FAILED_PRECONDITION.
+  grpc::Status TablesFor(const v1::SearchOptions& options, const SyzygyTablebase** out) const;
+
+  const int threads_;
+  const std::shared_ptr<const SyzygyTablebase> tables_;
+  std::mutex mu_;
+  std::condition_variable slot_free_;
+  int busy_ = 0;
+  std::atomic<uint64_t> batches_served_{0}, verdicts_served_{0};
+
+  prometheus::Counter& verdicts_;
+  prometheus::Counter& analyses_;
+  prometheus::Counter& failures_;
+  prometheus::Gauge& in_flight_;
+  prometheus::Gauge& waiting_;
+  prometheus::Histogram& game_seconds_;
+  prometheus::Histogram& analysis_seconds_;
+};
+
+}  // namespace arbiter::worker
