@@ -1,5 +1,6 @@
 #include "client/remote.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <optional>
 #include <thread>
@@ -69,21 +70,34 @@ absl::Status RemoteArbiter::Verify(const std::function<bool(RawGame*)>& next,
   auto stream = impl_->stub->VerifyGames(&ctx);
   // Sending runs beside receiving; HTTP/2 flow control holds the sender back
   // when the coordinator's in-flight bound is reached.
+  // Every game sent is numbered; its verdict must come back with that id,
+  // in order, and none may be missing: a silently shortened run would be
+  // the worst kind of wrong answer.
+  std::atomic<int64_t> sent{0};
+  std::atomic<bool> all_sent{false};
   std::thread sender([&] {
     v1::VerifyGamesRequest request;
     *request.mutable_options() = wire::ToProto(options, tablebase);
     RawGame raw;
     while (next(&raw)) {
-      request.set_id(absl::StrCat(raw.index));
+      request.set_id(absl::StrCat(sent.load() + 1));
       *request.mutable_record() = wire::ToProto(raw);
-      if (!stream->Write(request)) break;
+      if (!stream->Write(request)) return;
+      ++sent;
       request.clear_options();  // read from the first message only
     }
+    all_sent = true;
     stream->WritesDone();
   });
   v1::VerifyGamesResponse response;
   absl::Status failure;
+  int64_t received = 0;
   while (stream->Read(&response)) {
+    if (response.id() != absl::StrCat(++received)) {
+      failure = absl::DataLossError(absl::StrCat("coordinator ", impl_->address, " answered game ",
+                                                 received, " with id \"", response.id(), "\""));
+      break;
+    }
     absl::StatusOr<GameVerdict> v = wire::FromProto(response.verdict());
     if (!v.ok()) {
       failure = absl::DataLossError(
@@ -100,6 +114,9 @@ absl::Status RemoteArbiter::Verify(const std::function<bool(RawGame*)>& next,
   grpc::Status s = stream->Finish();
   if (!failure.ok()) return failure;
   if (!s.ok()) return impl_->Error(s);
+  if (!all_sent || received != sent)
+    return absl::DataLossError(absl::StrCat("coordinator ", impl_->address, " returned ", received,
+                                            " verdicts for ", sent.load(), " games"));
   return absl::OkStatus();
 }
 

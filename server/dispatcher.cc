@@ -48,6 +48,7 @@ struct Dispatcher::Endpoint {
 struct Dispatcher::Batch {
   std::shared_ptr<Run> run;
   std::vector<uint64_t> seqs;
+  std::vector<int> failures;  // Pending::failures of each game
   v1::VerifyBatchRequest request;
 };
 
@@ -320,12 +321,14 @@ bool Dispatcher::TakeBatch(const Endpoint& e, Batch* batch) {
     if (run->queue_.front().avoid == e.id && elsewhere) continue;
     batch->run = run;
     batch->seqs.clear();
+    batch->failures.clear();
     batch->request.Clear();
     *batch->request.mutable_options() = run->options_;
     while (!run->queue_.empty() && batch->seqs.size() < size_t(options_.batch_size) &&
            !(run->queue_.front().avoid == e.id && elsewhere)) {
       Run::Pending& p = run->queue_.front();
       batch->seqs.push_back(p.seq);
+      batch->failures.push_back(p.failures);
       *batch->request.add_games() = std::move(p.record);
       run->queue_.pop_front();
     }
@@ -377,7 +380,7 @@ void Dispatcher::Send(std::shared_ptr<Endpoint> e) {
         }
         batch.run->Cancel();
       } else {
-        Requeue(batch, got, e->id);
+        Requeue(batch, got, e->id, status);
         MarkDown(*e, status);
       }
     }
@@ -400,14 +403,38 @@ void Dispatcher::Complete(Batch& batch, size_t index, v1::GameVerdict verdict) {
   run.changed_.notify_all();
 }
 
-void Dispatcher::Requeue(Batch& batch, size_t from, int failed_endpoint) {
+void Dispatcher::Requeue(Batch& batch, size_t from, int failed_endpoint, const grpc::Status& why) {
   std::lock_guard<std::mutex> lock(mu_);
   Run& run = *batch.run;
   if (run.cancelled_) return;
   const size_t n = batch.seqs.size();
+  // The game the call broke off on is the suspect; the ones after it were
+  // not started.
+  if (batch.failures[from] + 1 >= kMaxGameFailures) {
+    const v1::GameRecord& record = batch.request.games(int(from));
+    v1::GameVerdict verdict;
+    verdict.set_game(record.index());
+    for (const v1::GameRecord::Tag& t : record.tags()) {
+      if (t.name() == "Site") verdict.set_site(t.value());
+      if (t.name() == "Result") verdict.set_declared(t.value());
+      if (t.name() == "Termination") verdict.set_termination(t.value());
+    }
+    if (verdict.declared().empty()) verdict.set_declared(record.result_token());
+    verdict.set_plies(record.moves_size());
+    verdict.set_error(absl::StrCat("no worker could rule on this game: ", kMaxGameFailures,
+                                   " calls broke off on it, the last with \"", why.error_message(),
+                                   "\""));
+    if (batch.seqs[from] >= run.delivered_ && !run.done_.count(batch.seqs[from]))
+      run.done_.emplace(batch.seqs[from], std::move(verdict));
+    run.changed_.notify_all();
+    ++from;
+  } else {
+    ++batch.failures[from];
+  }
   for (size_t i = n; i-- > from;) {
-    run.queue_.push_front(Run::Pending{
-        batch.seqs[i], std::move(*batch.request.mutable_games(int(i))), failed_endpoint});
+    run.queue_.push_front(Run::Pending{batch.seqs[i],
+                                       std::move(*batch.request.mutable_games(int(i))),
+                                       failed_endpoint, batch.failures[i]});
   }
   queue_depth_.Increment(double(n - from));
   retried_games_.Increment(double(n - from));

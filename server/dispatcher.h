@@ -15,7 +15,10 @@
 // games without a verdict go back to the front of the queue, marked to be
 // tried on a different worker (when another is up). A verdict received is
 // final, and each game's slot takes one verdict only, so every game gets
-// exactly one. Runs deliver verdicts in input order.
+// exactly one. Runs deliver verdicts in input order. A game on which calls
+// broke off kMaxGameFailures times (a game that crashes workers, or that no
+// worker finishes within the lease) gets an error verdict instead, so that
+// one poisoned record cannot stall a run forever.
 #pragma once
 
 #include <atomic>
@@ -37,6 +40,8 @@
 #include "prometheus/registry.h"
 
 namespace arbiter::coordinator {
+
+inline constexpr int kMaxGameFailures = 3;
 
 struct DispatcherOptions {
   std::string workers;  // "host:port,..." or "dns:///name:port"
@@ -74,7 +79,8 @@ class Run {
   struct Pending {
     uint64_t seq;
     v1::GameRecord record;
-    int avoid = -1;  // endpoint that failed this game
+    int avoid = -1;    // endpoint that failed this game
+    int failures = 0;  // calls that broke off while on this game
   };
   Run(Dispatcher& d, v1::SearchOptions options) : d_(d), options_(std::move(options)) {}
 
@@ -122,7 +128,10 @@ class Dispatcher {
   bool TakeBatch(const Endpoint& e, Batch* batch);
   bool OtherWorkerUp(int except) const;  // needs mu_
   int workers_up_locked() const;         // needs mu_
-  void Requeue(Batch& batch, size_t from, int failed_endpoint);
+  // Puts the games of `batch` from `from` on back in front of their run's
+  // queue (the one at `from` gets an error verdict instead once calls broke
+  // off on it kMaxGameFailures times).
+  void Requeue(Batch& batch, size_t from, int failed_endpoint, const grpc::Status& why);
   void Complete(Batch& batch, size_t index, v1::GameVerdict verdict);
   void MarkDown(Endpoint& e, const grpc::Status& why);
 

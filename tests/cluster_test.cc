@@ -3,8 +3,11 @@
 // `arbiter` client talks to them, and the output must equal the embedded
 // run's byte for byte (the summary's timing aside). Workers are killed with
 // SIGKILL mid-run and restarted.
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,6 +69,9 @@ class Process {
     pid_ = 0;
     return status;
   }
+  void Signal(int sig) {
+    if (pid_ > 0) kill(pid_, sig);
+  }
   // Waits for the process to exit on its own; false on timeout.
   bool Wait(milliseconds timeout, int* status) {
     const auto end = std::chrono::steady_clock::now() + timeout;
@@ -109,6 +115,41 @@ std::string WithoutTiming(std::string jsonl) {
   return std::regex_replace(jsonl, std::regex("\"seconds\": [0-9.e+-]+"), "\"seconds\": T");
 }
 
+// A port free now (bound, read, released): for the Prometheus endpoints,
+// which take no ephemeral port.
+int FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  int port = 0;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+    port = ntohs(a.sin_port);
+  close(fd);
+  return port;
+}
+
+// GET http://127.0.0.1:port/metrics, the whole response ("" on failure).
+std::string Metrics(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(uint16_t(port));
+  std::string out;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+    const std::string request = "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+    if (write(fd, request.data(), request.size()) == ssize_t(request.size())) {
+      char buf[4096];
+      for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) out.append(buf, size_t(n));
+    }
+  }
+  close(fd);
+  return out;
+}
+
 // Calls a unary method by name with a serialized request (GenericStub), so
 // that health and reflection are checked from the wire, as any client sees
 // them, without generated stubs.
@@ -147,6 +188,11 @@ bool Serving(int port) {
   return status.ok() && reply == std::string("\x08\x01", 2);
 }
 
+std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 class Cluster : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -165,25 +211,31 @@ class Cluster : public ::testing::Test {
   std::string Path(const std::string& name) const { return (dir_ / name).string(); }
 
   // Starts worker `i` on `port` (0: a free one); returns its port.
-  int StartWorker(size_t i, int port = 0) {
+  int StartWorker(size_t i, int port = 0, std::vector<std::string> extra = {}) {
     const std::string port_file = Path("worker" + std::to_string(i) + ".port");
     fs::remove(port_file);
     if (workers_.size() <= i) workers_.resize(i + 1);
     workers_[i] = std::make_unique<Process>(
-        std::vector<std::string>{kBin + "/arbiter-worker", "--listen", Address(port), "--threads",
-                                 "1", "--tables", kTables, "--port-file", port_file},
+        Concat({kBin + "/arbiter-worker", "--listen", Address(port), "--threads", "1", "--tables",
+                kTables, "--port-file", port_file},
+               extra),
         Path("worker" + std::to_string(i) + ".log"));
     return WaitForPort(port_file);
   }
 
-  int StartCoordinator(const std::vector<int>& worker_ports) {
+  int StartCoordinator(const std::vector<int>& worker_ports, std::vector<std::string> extra = {}) {
     std::string list;
     for (int p : worker_ports) list += absl::StrCat(list.empty() ? "" : ",", Address(p));
+    return StartCoordinatorFor(list, std::move(extra));
+  }
+
+  // `workers` as --workers takes it.
+  int StartCoordinatorFor(const std::string& workers, std::vector<std::string> extra = {}) {
     const std::string port_file = Path("coordinator.port");
     coordinator_ = std::make_unique<Process>(
-        std::vector<std::string>{kBin + "/arbiter-coordinator", "--listen", "127.0.0.1:0",
-                                 "--workers", list, "--job-dir", Path("jobs"), "--batch", "16",
-                                 "--port-file", port_file},
+        Concat({kBin + "/arbiter-coordinator", "--listen", "127.0.0.1:0", "--workers", workers,
+                "--job-dir", Path("jobs"), "--batch", "16", "--port-file", port_file},
+               extra),
         Path("coordinator.log"));
     return WaitForPort(port_file);
   }
@@ -311,6 +363,90 @@ TEST_F(Cluster, VerifySurvivesAKilledWorkerAndTheRestartedOneRejoins) {
   const std::string log = ReadFile(Path("worker1.log"));
   ASSERT_TRUE(std::regex_search(log, m, std::regex("stopped after ([0-9]+) batches"))) << log;
   EXPECT_GT(std::stoll(m[1]), 0) << "the restarted worker got no work";
+}
+
+// A worker that stops answering (SIGSTOP: connected, silent) holds its
+// batches until their lease ends; they go to the other worker and the run
+// completes with every record, in order.
+TEST_F(Cluster, ABatchPastItsDeadlineGoesToAnotherWorker) {
+  const std::string shared = testing::SharedDir();
+  const std::string otb = shared + "/games/otb_kasparov_2128.pgn.zst";
+  if (shared.empty() || !fs::exists(otb))
+    GTEST_SKIP() << "../shared/games/otb_kasparov_2128.pgn.zst is absent (set ARBITER_SHARED)";
+  std::vector<int> ports = {StartWorker(0), StartWorker(1)};
+  for (int p : ports) ASSERT_GT(p, 0);
+  const int c = StartCoordinator(ports, {"--batch-deadline-ms", "1500"});
+  ASSERT_GT(c, 0);
+  const std::string out = Path("remote.jsonl");
+  Process client(
+      {kBin + "/arbiter", "--coordinator", Address(c), "verify", otb, "--format", "jsonl"},
+      Path("client.log"), out);
+  for (int i = 0; i < 30000 && CountLines(out) < 200; ++i)
+    std::this_thread::sleep_for(milliseconds(10));
+  workers_[1]->Signal(SIGSTOP);
+  int status = 0;
+  ASSERT_TRUE(client.Wait(milliseconds(300000), &status)) << "the run did not finish";
+  workers_[1]->Signal(SIGCONT);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << ReadFile(Path("client.log"));
+  testing::CommandResult local = testing::RunCommand(
+      absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin, "/arbiter verify ", otb,
+                   " --tables ", kTables, " --format jsonl"));
+  EXPECT_EQ(WithoutTiming(ReadFile(out)), WithoutTiming(local.out));
+  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), "Deadline Exceeded");
+}
+
+// A game that no worker finishes within its lease (here: a lease far too
+// short) cannot stall the run: after kMaxGameFailures broken calls it gets
+// an error verdict, and the other games theirs.
+TEST_F(Cluster, AGameNoWorkerFinishesGetsAnErrorVerdict) {
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w}, {"--batch-deadline-ms", "1"});
+  ASSERT_GT(c, 0);
+  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
+  testing::CommandResult far =
+      testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY ", kBin, "/arbiter --coordinator ",
+                                       Address(c), " verify ", sample, " --format jsonl"));
+  testing::CommandResult local =
+      testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin,
+                                       "/arbiter verify ", sample, " --format jsonl"));
+  EXPECT_EQ(far.exit_code, 0);
+  std::vector<std::string> got = testing::Lines(far.out), want = testing::Lines(local.out);
+  ASSERT_EQ(got.size(), want.size());
+  int errors = 0;
+  for (size_t i = 0; i + 1 < got.size(); ++i) {
+    if (got[i] == want[i]) continue;
+    ++errors;
+    EXPECT_PRED_FORMAT2(testing::Contains, got[i], "no worker could rule on this game: 3 calls");
+    EXPECT_PRED_FORMAT2(testing::Contains, got[i], absl::StrCat("\"game\": ", i + 1, ","));
+  }
+  EXPECT_GT(errors, 0) << "a 1 ms lease should have expired at least once";
+}
+
+// Workers found through a DNS name (as a Kubernetes headless Service gives
+// them), and the Prometheus endpoints of both daemons counting the work.
+TEST_F(Cluster, WorkersFromADnsNameAndMetrics) {
+  const int worker_metrics = FreePort(), coordinator_metrics = FreePort();
+  const int w = StartWorker(0, 0, {"--metrics", Address(worker_metrics)});
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinatorFor(absl::StrCat("dns:///localhost:", w),
+                                    {"--metrics", Address(coordinator_metrics)});
+  ASSERT_GT(c, 0);
+  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
+  testing::CommandResult far =
+      testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY ", kBin, "/arbiter --coordinator ",
+                                       Address(c), " verify ", sample, " --format jsonl"));
+  testing::CommandResult local =
+      testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin,
+                                       "/arbiter verify ", sample, " --format jsonl"));
+  EXPECT_EQ(far.exit_code, 0);
+  EXPECT_EQ(WithoutTiming(far.out), WithoutTiming(local.out));
+  const std::string cm = Metrics(coordinator_metrics), wm = Metrics(worker_metrics);
+  EXPECT_PRED_FORMAT2(testing::Contains, cm, "arbiter_coordinator_verdicts_total 5");
+  EXPECT_PRED_FORMAT2(testing::Contains, cm, "arbiter_coordinator_workers_up");
+  EXPECT_PRED_FORMAT2(testing::Contains, cm, "arbiter_coordinator_batch_seconds_bucket");
+  EXPECT_PRED_FORMAT2(testing::Contains, wm, "arbiter_worker_verdicts_total 5");
+  EXPECT_PRED_FORMAT2(testing::Contains, wm, "arbiter_worker_game_seconds_count 5");
 }
 
 TEST_F(Cluster, JobOverAFileOnSharedStorage) {

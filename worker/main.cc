@@ -17,6 +17,7 @@ constexpr char kUsage[] =
     "                      [--metrics ADDR] [--port-file FILE]\n"
     "  --listen ADDR     gRPC address (default 0.0.0.0:50052; port 0 picks a free one)\n"
     "  --threads N       requests computed at once (default: all cores)\n"
+    "  --max-table-mb M  largest search table a request may ask for (default 256)\n"
     "  --syzygy DIR      Syzygy tables (repeatable, or DIR:DIR; default $ARBITER_SYZYGY)\n"
     "  --tables DIR      retrograde tables: loaded from DIR, generated ones saved there\n"
     "                    (default $ARBITER_TABLES; shared safely by many workers)\n"
@@ -38,7 +39,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   absl::StatusOr<arbiter::cli::Args> args = arbiter::cli::Args::Parse(
-      argv_rest, {"listen", "threads", "syzygy", "tables", "metrics", "port-file"}, {});
+      argv_rest, {"listen", "threads", "max-table-mb", "syzygy", "tables", "metrics", "port-file"},
+      {});
   if (!args.ok()) return Fail(args.status());
   if (!args->positional().empty())
     return Fail(absl::InvalidArgumentError("unexpected argument " + args->positional()[0]));
@@ -47,6 +49,11 @@ int main(int argc, char** argv) {
   if (!threads.ok()) return Fail(threads.status());
   if (*threads < 1 || *threads > 1024)
     return Fail(absl::InvalidArgumentError("--threads must be 1..1024"));
+
+  absl::StatusOr<int64_t> max_table_mb = args->GetInt("max-table-mb", 256);
+  if (!max_table_mb.ok()) return Fail(max_table_mb.status());
+  if (*max_table_mb < 1 || *max_table_mb > 65536)
+    return Fail(absl::InvalidArgumentError("--max-table-mb must be 1..65536"));
 
   auto registry = std::make_shared<prometheus::Registry>();
   absl::StatusOr<std::unique_ptr<arbiter::serving::MetricsEndpoint>> metrics =
@@ -61,7 +68,7 @@ int main(int argc, char** argv) {
   // generated are saved there for the other workers (atomic renames).
   if (absl::Status s = arbiter::cli::ConfigureTablesFrom(*args); !s.ok()) return Fail(s);
   if (!tables.ok()) return Fail(tables.status());
-  arbiter::worker::WorkerService service(int(*threads), *tables, *registry);
+  arbiter::worker::WorkerService service(int(*threads), int(*max_table_mb), *tables, *registry);
   absl::StatusOr<arbiter::serving::Listening> listening = arbiter::serving::Start(
       args->Get("listen", "0.0.0.0:50052"), {&service}, args->Get("port-file"));
   if (!listening.ok()) return Fail(listening.status());

@@ -47,9 +47,11 @@ class WorkerService::Slot {
   WorkerService& s_;
 };
 
-WorkerService::WorkerService(int threads, std::shared_ptr<const SyzygyTablebase> tables,
+WorkerService::WorkerService(int threads, int max_table_mb,
+                             std::shared_ptr<const SyzygyTablebase> tables,
                              prometheus::Registry& metrics)
     : threads_(threads),
+      max_table_mb_(max_table_mb),
       tables_(std::move(tables)),
       verdicts_(prometheus::BuildCounter()
                     .Name("arbiter_worker_verdicts_total")
@@ -87,14 +89,21 @@ WorkerService::WorkerService(int threads, std::shared_ptr<const SyzygyTablebase>
                             .Register(metrics)
                             .Add({}, serving::LatencyBuckets())) {}
 
-grpc::Status WorkerService::TablesFor(const v1::SearchOptions& options,
-                                      const SyzygyTablebase** out) const {
-  *out = nullptr;
-  if (!options.tablebase()) return grpc::Status::OK;
-  if (!tables_)
-    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                        "tablebase requested but this worker has no Syzygy tables (--syzygy)");
-  *out = tables_.get();
+grpc::Status WorkerService::Prepare(const v1::SearchOptions& request,
+                                    MateSearchOptions* options) const {
+  absl::StatusOr<MateSearchOptions> o = wire::FromProto(request);
+  if (!o.ok()) return Invalid(o.status());
+  if (o->table_bytes > (size_t(max_table_mb_) << 20))
+    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                        absl::StrCat("table_mb ", o->table_bytes >> 20, " exceeds this worker's ",
+                                     max_table_mb_, " (--max-table-mb)"));
+  if (request.tablebase()) {
+    if (!tables_)
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          "tablebase requested but this worker has no Syzygy tables (--syzygy)");
+    o->syzygy = tables_.get();  // a tablebase win proves "can mate", as embedded
+  }
+  *options = *o;
   return grpc::Status::OK;
 }
 
@@ -109,16 +118,14 @@ grpc::Status WorkerService::Info(grpc::ServerContext*, const v1::InfoRequest*,
 
 grpc::Status WorkerService::Analyze(grpc::ServerContext*, const v1::AnalyzeRequest* request,
                                     v1::Assessment* out) {
-  absl::StatusOr<MateSearchOptions> options = wire::FromProto(request->options());
-  if (!options.ok()) return failures_.Increment(), Invalid(options.status());
-  const SyzygyTablebase* tables = nullptr;
-  if (grpc::Status s = TablesFor(request->options(), &tables); !s.ok())
+  MateSearchOptions options;
+  if (grpc::Status s = Prepare(request->options(), &options); !s.ok())
     return failures_.Increment(), s;
   Slot slot(*this);
   const auto start = Clock::now();
   absl::StatusOr<PositionAnalysis> a =
       AnalyzePosition(request->fen(), request->chess960(),
-                      {request->moves().begin(), request->moves().end()}, *options, tables);
+                      {request->moves().begin(), request->moves().end()}, options, options.syzygy);
   if (!a.ok()) return failures_.Increment(), Invalid(a.status());
   *out = wire::ToProto(*a);
   analysis_seconds_.Observe(SecondsSince(start));
@@ -129,12 +136,9 @@ grpc::Status WorkerService::Analyze(grpc::ServerContext*, const v1::AnalyzeReque
 grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
                                         const v1::VerifyBatchRequest* request,
                                         grpc::ServerWriter<v1::GameVerdict>* writer) {
-  absl::StatusOr<MateSearchOptions> options = wire::FromProto(request->options());
-  if (!options.ok()) return failures_.Increment(), Invalid(options.status());
-  const SyzygyTablebase* tables = nullptr;
-  if (grpc::Status s = TablesFor(request->options(), &tables); !s.ok())
+  MateSearchOptions options;
+  if (grpc::Status s = Prepare(request->options(), &options); !s.ok())
     return failures_.Increment(), s;
-  options->syzygy = tables;  // a tablebase win proves "can mate", as embedded
   Slot slot(*this);
   thread_local ReplayedGame scratch;
   GameVerdict verdict;
@@ -144,7 +148,7 @@ grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
       return grpc::Status(grpc::StatusCode::CANCELLED, "the coordinator cancelled the batch");
     }
     const auto start = Clock::now();
-    VerifyGame(wire::FromProto(record), *options, &scratch, &verdict, tables);
+    VerifyGame(wire::FromProto(record), options, &scratch, &verdict, options.syzygy);
     game_seconds_.Observe(SecondsSince(start));
     if (!writer->Write(wire::ToProto(verdict))) {
       failures_.Increment();

@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "arbiter/v1/worker.grpc.pb.h"
+#include "core/rules/mate_ability.h"
 #include "core/tablebase/syzygy.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
@@ -27,7 +28,9 @@ class WorkerService final : public v1::Worker::Service {
  public:
   // `tables` may be null (no Syzygy tables: tablebase requests fail with
   // FAILED_PRECONDITION).
-  WorkerService(int threads, std::shared_ptr<const SyzygyTablebase> tables,
+  // Requests asking for a search table above `max_table_mb` are refused
+  // (RESOURCE_EXHAUSTED): it is what bounds the worker's memory.
+  WorkerService(int threads, int max_table_mb, std::shared_ptr<const SyzygyTablebase> tables,
                 prometheus::Registry& metrics);
 
   grpc::Status Info(grpc::ServerContext*, const v1::InfoRequest*, v1::WorkerInfo* out) override;
@@ -42,10 +45,11 @@ class WorkerService final : public v1::Worker::Service {
 
  private:
   class Slot;  // holds one of the `threads` compute slots
-  // The tables to use for a request, or FAILED_PRECONDITION.
-  grpc::Status TablesFor(const v1::SearchOptions& options, const SyzygyTablebase** out) const;
+  // The options and tables of a request, or why it is refused.
+  grpc::Status Prepare(const v1::SearchOptions& request, MateSearchOptions* options) const;
 
   const int threads_;
+  const int max_table_mb_;
   const std::shared_ptr<const SyzygyTablebase> tables_;
   std::mutex mu_;
   std::condition_variable slot_free_;

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The cluster on this machine, beside the embedded engine:
+#  1. unary latency of Analyze through the coordinator (p50, p99, worst)
+#     on the final positions of the file's first games, next to the same
+#     analyses embedded (bench/analyze_latency);
+#  2. bulk throughput: `arbiter verify` of the file embedded with --jobs N,
+#     then through a coordinator and N workers of one thread each, all on
+#     127.0.0.1; games/s of both and their ratio (same cores, so the ratio
+#     is per core). The coordinator and the client share those cores.
+#
+#   bench/cluster_bench.sh [FILE.pgn[.zst]] [BUILD_DIR] [N]
+#
+# Defaults: ../shared/games/lichess_jishanshaikh4_37221.pgn.zst, build/,
+# N = number of cores. Retrograde tables come from BUILD_DIR/bench-tables
+# (generated on the first run), so no run pays for table builds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+file=${1:-../shared/games/lichess_jishanshaikh4_37221.pgn.zst}
+build=${2:-build}
+n=${3:-$(nproc)}
+tables=$build/bench-tables
+for f in arbiter arbiter-coordinator arbiter-worker bench/analyze_latency; do
+  [ -x "$build/$f" ] || { echo "missing $build/$f: build first" >&2; exit 1; }
+done
+[ -r "$file" ] || { echo "cannot read $file" >&2; exit 1; }
+"$build/arbiter" tables build "$tables" >/dev/null
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+wait_port() {
+  for _ in $(seq 500); do [ -s "$1" ] && return 0; sleep 0.02; done
+  echo "no port in $1" >&2; exit 1
+}
+workers=""
+for i in $(seq "$n"); do
+  "$build/arbiter-worker" --listen 127.0.0.1:0 --threads 1 --tables "$tables" \
+    --port-file "$work/w$i" 2>>"$work/log" &
+  pids+=($!)
+  wait_port "$work/w$i"
+  workers+="${workers:+,}127.0.0.1:$(cat "$work/w$i")"
+done
+"$build/arbiter-coordinator" --listen 127.0.0.1:0 --workers "$workers" \
+  --job-dir "$work/jobs" --port-file "$work/c" 2>>"$work/log" &
+pids+=($!)
+wait_port "$work/c"
+coordinator=127.0.0.1:$(cat "$work/c")
+sleep 1  # workers probed and up
+
+# 1. Latency: the final positions of the first 200 games.
+"$build/arbiter" verify "$file" --tables "$tables" --format jsonl 2>/dev/null | head -200 |
+  sed -n 's/.*"end_fen": "\([^"]*\)".*/\1/p' >"$work/fens"
+echo "Analyze latency, $(wc -l <"$work/fens") final positions x 5 rounds, one request at a time:"
+"$build/bench/analyze_latency" --coordinator "$coordinator" --fens "$work/fens" --rounds 5
+
+# 2. Throughput: best of two runs each.
+seconds() {
+  local start end best=""
+  for _ in 1 2; do
+    start=$(date +%s.%N)
+    "$@" >"$work/out" 2>/dev/null
+    end=$(date +%s.%N)
+    t=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
+    if [ -z "$best" ] || awk -v t="$t" -v b="$best" 'BEGIN { exit !(t < b) }'; then best=$t; fi
+  done
+  echo "$best"
+}
+t_embedded=$(seconds env -u ARBITER_COORDINATOR "$build/arbiter" verify "$file" --jobs "$n" \
+  --tables "$tables" --format jsonl)
+games=$(tail -1 "$work/out" | sed 's/.*"games": \([0-9]*\).*/\1/')
+t_cluster=$(seconds "$build/arbiter" --coordinator "$coordinator" verify "$file" --format jsonl)
+awk -v g="$games" -v e="$t_embedded" -v c="$t_cluster" -v n="$n" 'BEGIN {
+  printf "verify %d games: embedded --jobs %d %.0f games/s; coordinator + %d workers %.0f games/s; ratio %.2f\n",
+    g, n, g / e, n, g / c, e / c
+}'
