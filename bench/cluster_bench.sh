@@ -5,8 +5,15 @@
 #     analyses embedded (bench/analyze_latency);
 #  2. bulk throughput: `arbiter verify` of the file embedded with --jobs N,
 #     then through a coordinator and N workers of one thread each, all on
-#     127.0.0.1; games/s of both and their ratio (same cores, so the ratio
-#     is per core). The coordinator and the client share those cores.
+#     127.0.0.1; games/s of both and their ratio. Everything shares the same
+#     cores, so the coordinator's and the client's work counts against the
+#     cluster;
+#  3. per worker core (with taskset, 2+ cores): one worker pinned to the
+#     last core, the coordinator and the client to the others, against the
+#     embedded run pinned to that same core with --jobs 1. This is the
+#     deployment's situation (workers on their own machines) measured on
+#     one box: what a worker core rules per second, and what it would
+#     embedded.
 #
 #   bench/cluster_bench.sh [FILE.pgn[.zst]] [BUILD_DIR] [N]
 #
@@ -55,8 +62,9 @@ coordinator=127.0.0.1:$(cat "$work/c")
 sleep 1  # workers probed and up
 
 # 1. Latency: the final positions of the first 200 games.
-"$build/arbiter" verify "$file" --tables "$tables" --format jsonl 2>/dev/null | head -200 |
-  sed -n 's/.*"end_fen": "\([^"]*\)".*/\1/p' >"$work/fens"
+# (head closes the pipe early: verify's SIGPIPE is expected.)
+{ "$build/arbiter" verify "$file" --tables "$tables" --format jsonl 2>/dev/null || true; } |
+  head -200 | sed -n 's/.*"end_fen": "\([^"]*\)".*/\1/p' >"$work/fens"
 echo "Analyze latency, $(wc -l <"$work/fens") final positions x 5 rounds, one request at a time:"
 "$build/bench/analyze_latency" --coordinator "$coordinator" --fens "$work/fens" --rounds 5
 
@@ -80,3 +88,27 @@ awk -v g="$games" -v e="$t_embedded" -v c="$t_cluster" -v n="$n" 'BEGIN {
   printf "verify %d games: embedded --jobs %d %.0f games/s; coordinator + %d workers %.0f games/s; ratio %.2f\n",
     g, n, g / e, n, g / c, e / c
 }'
+
+# 3. Per worker core.
+if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+  last=$(($(nproc) - 1))
+  others=0-$((last - 1))
+  taskset -c "$last" "$build/arbiter-worker" --listen 127.0.0.1:0 --threads 1 \
+    --tables "$tables" --port-file "$work/pw" 2>>"$work/log" &
+  pids+=($!)
+  wait_port "$work/pw"
+  taskset -c "$others" "$build/arbiter-coordinator" --listen 127.0.0.1:0 \
+    --workers "127.0.0.1:$(cat "$work/pw")" --job-dir "$work/jobs" --port-file "$work/pc" \
+    2>>"$work/log" &
+  pids+=($!)
+  wait_port "$work/pc"
+  sleep 1
+  t_one=$(seconds taskset -c "$last" env -u ARBITER_COORDINATOR "$build/arbiter" verify "$file" \
+    --jobs 1 --tables "$tables" --format jsonl)
+  t_worker=$(seconds taskset -c "$others" "$build/arbiter" --coordinator \
+    "127.0.0.1:$(cat "$work/pc")" verify "$file" --format jsonl)
+  awk -v g="$games" -v e="$t_one" -v c="$t_worker" 'BEGIN {
+    printf "per worker core: embedded --jobs 1 %.0f games/s; one worker %.0f games/s; ratio %.2f\n",
+      g / e, g / c, e / c
+  }'
+fi

@@ -65,6 +65,7 @@ absl::StatusOr<PositionAnalysis> RemoteArbiter::Analyze(const std::string& fen, 
 
 absl::Status RemoteArbiter::Verify(const std::function<bool(RawGame*)>& next,
                                    const MateSearchOptions& options, bool tablebase,
+                                   int games_per_message,
                                    const std::function<void(GameVerdict&)>& deliver) {
   grpc::ClientContext ctx;
   auto stream = impl_->stub->VerifyGames(&ctx);
@@ -79,33 +80,44 @@ absl::Status RemoteArbiter::Verify(const std::function<bool(RawGame*)>& next,
     v1::VerifyGamesRequest request;
     *request.mutable_options() = wire::ToProto(options, tablebase);
     RawGame raw;
+    int64_t numbered = 0;
+    auto send = [&] {
+      const int n = request.games_size();
+      if (n == 0 || !stream->Write(request)) return n == 0;
+      sent += n;
+      request.Clear();  // options go with the first message only
+      return true;
+    };
     while (next(&raw)) {
-      request.set_id(absl::StrCat(sent.load() + 1));
-      *request.mutable_record() = wire::ToProto(raw);
-      if (!stream->Write(request)) return;
-      ++sent;
-      request.clear_options();  // read from the first message only
+      v1::GameInput* game = request.add_games();
+      game->set_id(absl::StrCat(++numbered));
+      *game->mutable_record() = wire::ToProto(raw);
+      if (request.games_size() >= games_per_message && !send()) return;
     }
+    if (!send()) return;
     all_sent = true;
     stream->WritesDone();
   });
   v1::VerifyGamesResponse response;
   absl::Status failure;
   int64_t received = 0;
-  while (stream->Read(&response)) {
-    if (response.id() != absl::StrCat(++received)) {
-      failure = absl::DataLossError(absl::StrCat("coordinator ", impl_->address, " answered game ",
-                                                 received, " with id \"", response.id(), "\""));
-      break;
+  while (failure.ok() && stream->Read(&response)) {
+    for (v1::IdentifiedVerdict& item : *response.mutable_verdicts()) {
+      if (item.id() != absl::StrCat(++received)) {
+        failure =
+            absl::DataLossError(absl::StrCat("coordinator ", impl_->address, " answered game ",
+                                             received, " with id \"", item.id(), "\""));
+        break;
+      }
+      absl::StatusOr<GameVerdict> v = wire::FromProto(item.verdict());
+      if (!v.ok()) {
+        failure = absl::DataLossError(
+            absl::StrCat("coordinator ", impl_->address, " sent a verdict for game ",
+                         item.verdict().game(), " that does not parse: ", v.status().message()));
+        break;
+      }
+      deliver(*v);
     }
-    absl::StatusOr<GameVerdict> v = wire::FromProto(response.verdict());
-    if (!v.ok()) {
-      failure = absl::DataLossError(
-          absl::StrCat("coordinator ", impl_->address, " sent a verdict for game ",
-                       response.verdict().game(), " that does not parse: ", v.status().message()));
-      break;
-    }
-    deliver(*v);
   }
   // The reads ended: the call is over (the server answers only after our
   // WritesDone) or failed, and then Write fails at once; join, then Finish.

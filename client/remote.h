@@ -48,10 +48,12 @@ class RemoteArbiter {
                                            const std::vector<std::string>& moves,
                                            const MateSearchOptions& options, bool tablebase);
 
-  // Sends every game `next` yields over one stream and calls `deliver` with
-  // the verdicts in input order.
+  // Sends every game `next` yields over one stream, `games_per_message` to a
+  // message (1 when games trickle in, e.g. from a pipe, so that none waits
+  // for the next), and calls `deliver` with the verdicts in input order.
   absl::Status Verify(const std::function<bool(RawGame*)>& next, const MateSearchOptions& options,
-                      bool tablebase, const std::function<void(GameVerdict&)>& deliver);
+                      bool tablebase, int games_per_message,
+                      const std::function<void(GameVerdict&)>& deliver);
 
   // Jobs over a file the coordinator reads (shared storage).
   absl::StatusOr<JobStatus> SubmitJob(const std::string& path, const MateSearchOptions& options,

@@ -204,7 +204,10 @@ int RunVerify(const std::vector<std::string>& argv) {
   if (!coordinator.empty()) {
     // The coordinator's workers rule; records and summary are the same.
     RemoteArbiter remote(coordinator);
-    if (absl::Status s = remote.Verify(next_game, *options, tablebase, deliver); !s.ok())
+    // Stdin may be a live feed: send each game as soon as it is read.
+    const int per_message = args->positional()[0] == "-" ? 1 : 64;
+    if (absl::Status s = remote.Verify(next_game, *options, tablebase, per_message, deliver);
+        !s.ok())
       return Fail(s);
   } else {
     thread_local ReplayedGame scratch;

@@ -1,5 +1,7 @@
 #include "proto/convert.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "core/chess/notation.h"
 
@@ -185,13 +187,21 @@ v1::GameRecord ToProto(const RawGame& game) {
     t->set_name(name);
     t->set_value(value);
   }
-  for (const RawMove& m : game.moves) {
-    v1::GameRecord::Move* pm = out.add_moves();
-    pm->set_san(m.san);
-    pm->set_line(m.line);
-    pm->set_clock_centis(m.clock_centis);
-    pm->set_comment(m.comment);
-    for (int nag : m.nags) pm->add_nags(nag);
+  std::string* moves = out.mutable_moves();
+  const bool clocks = std::any_of(game.moves.begin(), game.moves.end(),
+                                  [](const RawMove& m) { return m.clock_centis >= 0; });
+  for (size_t i = 0; i < game.moves.size(); ++i) {
+    const RawMove& m = game.moves[i];
+    moves->append(m.san);
+    moves->push_back(' ');
+    out.add_move_lines(m.line);
+    if (clocks) out.add_clocks_centis(m.clock_centis);
+    if (!m.comment.empty() || !m.nags.empty()) {
+      v1::GameRecord::Annotation* a = out.add_annotations();
+      a->set_move(int32_t(i));
+      a->set_comment(m.comment);
+      for (int nag : m.nags) a->add_nags(nag);
+    }
   }
   out.set_result_token(game.result_token);
   out.set_error_code(int(game.error.code()));
@@ -204,12 +214,23 @@ RawGame FromProto(const v1::GameRecord& record) {
   out.index = record.index();
   out.first_line = record.first_line();
   for (const v1::GameRecord::Tag& t : record.tags()) out.tags.emplace_back(t.name(), t.value());
-  for (const v1::GameRecord::Move& pm : record.moves()) {
-    RawMove m(pm.san(), pm.line());
-    m.clock_centis = pm.clock_centis();
-    m.comment = pm.comment();
-    m.nags.assign(pm.nags().begin(), pm.nags().end());
+  // A malformed record (fewer lines than moves, an annotation out of range)
+  // still converts: missing lines read 0, stray annotations are dropped.
+  const std::string& moves = record.moves();
+  for (size_t start = 0, i = 0; start < moves.size(); ++i) {
+    size_t end = moves.find(' ', start);
+    if (end == std::string::npos) end = moves.size();
+    const int64_t line = int(i) < record.move_lines_size() ? record.move_lines(int(i)) : 0;
+    RawMove m(std::string_view(moves).substr(start, end - start), line);
+    if (int(i) < record.clocks_centis_size()) m.clock_centis = record.clocks_centis(int(i));
     out.moves.push_back(std::move(m));
+    start = end + 1;
+  }
+  for (const v1::GameRecord::Annotation& a : record.annotations()) {
+    if (a.move() < 0 || size_t(a.move()) >= out.moves.size()) continue;
+    RawMove& m = out.moves[size_t(a.move())];
+    m.comment = a.comment();
+    m.nags.assign(a.nags().begin(), a.nags().end());
   }
   out.result_token = record.result_token();
   // A code outside absl's range still marks the record as unreadable.

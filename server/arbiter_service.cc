@@ -67,25 +67,37 @@ grpc::Status ArbiterService::VerifyGames(
   std::thread reader([&] {
     int64_t n = 0;
     do {
-      ++n;
-      {
-        std::lock_guard<std::mutex> lock(ids_mu);
-        ids.push_back(request.id());
+      for (v1::GameInput& game : *request.mutable_games()) {
+        ++n;
+        {
+          std::lock_guard<std::mutex> lock(ids_mu);
+          ids.push_back(std::move(*game.mutable_id()));
+        }
+        if (!run->Add(game.has_record() ? std::move(*game.mutable_record())
+                                        : RecordFromPgn(game.pgn(), n)))
+          return;
       }
-      if (!run->Add(request.has_record() ? std::move(*request.mutable_record())
-                                         : RecordFromPgn(request.pgn(), n)))
-        return;
     } while (stream->Read(&request));
     run->Finish();
   });
+  // As many verdicts per message as are ready (the client may send one game
+  // at a time and wait: a ready verdict is never held back).
+  constexpr size_t kVerdictsPerMessage = 64;
+  std::vector<v1::GameVerdict> ready;
   v1::VerifyGamesResponse response;
   bool client_gone = false;
-  while (run->Next(response.mutable_verdict())) {
+  while (run->NextReady(kVerdictsPerMessage, &ready)) {
+    response.Clear();
     {
       std::lock_guard<std::mutex> lock(ids_mu);
-      response.set_id(std::move(ids.front()));
-      ids.pop_front();
+      for (v1::GameVerdict& v : ready) {
+        v1::IdentifiedVerdict* item = response.add_verdicts();
+        item->set_id(std::move(ids.front()));
+        ids.pop_front();
+        *item->mutable_verdict() = std::move(v);
+      }
     }
+    ready.clear();
     if (!stream->Write(response)) {
       client_gone = true;
       break;

@@ -92,6 +92,19 @@ bool Run::Next(v1::GameVerdict* out) {
   return true;
 }
 
+bool Run::NextReady(size_t max, std::vector<v1::GameVerdict>* out) {
+  std::unique_lock<std::mutex> lock(d_.mu_);
+  changed_.wait(lock, [&] {
+    return cancelled_ || done_.count(delivered_) || (finished_ && delivered_ == added_);
+  });
+  if (cancelled_ || (finished_ && delivered_ == added_)) return false;
+  for (auto it = done_.find(delivered_); it != done_.end() && it->first == delivered_ && max > 0;
+       it = done_.erase(it), ++delivered_, --max)
+    out->push_back(std::move(it->second));
+  changed_.notify_all();  // room for Add
+  return true;
+}
+
 void Run::Cancel() {
   std::lock_guard<std::mutex> lock(d_.mu_);
   if (cancelled_) return;
@@ -361,12 +374,12 @@ void Dispatcher::Send(std::shared_ptr<Endpoint> e) {
     const auto start = Clock::now();
     grpc::ClientContext ctx;
     ctx.set_deadline(After(options_.batch_deadline));
-    std::unique_ptr<grpc::ClientReader<v1::GameVerdict>> reader =
+    std::unique_ptr<grpc::ClientReader<v1::VerdictChunk>> reader =
         e->stub->VerifyBatch(&ctx, batch.request);
     const size_t n = batch.seqs.size();
     size_t got = 0;
-    v1::GameVerdict verdict;
-    while (got < n && reader->Read(&verdict)) Complete(batch, got++, std::move(verdict));
+    v1::VerdictChunk chunk;
+    while (got < n && reader->Read(&chunk)) got = Complete(batch, got, chunk);
     if (got < n) ctx.TryCancel();
     grpc::Status status = reader->Finish();
     batch_seconds_.Observe(std::chrono::duration<double>(Clock::now() - start).count());
@@ -393,14 +406,18 @@ void Dispatcher::Send(std::shared_ptr<Endpoint> e) {
   }
 }
 
-void Dispatcher::Complete(Batch& batch, size_t index, v1::GameVerdict verdict) {
+size_t Dispatcher::Complete(Batch& batch, size_t got, v1::VerdictChunk& chunk) {
   std::lock_guard<std::mutex> lock(mu_);
   Run& run = *batch.run;
-  const uint64_t seq = batch.seqs[index];
-  if (run.cancelled_ || seq < run.delivered_ || run.done_.count(seq)) return;
-  run.done_.emplace(seq, std::move(verdict));
-  verdicts_.Increment();
+  for (v1::GameVerdict& verdict : *chunk.mutable_verdicts()) {
+    if (got == batch.seqs.size()) break;  // a worker sending more than asked
+    const uint64_t seq = batch.seqs[got++];
+    if (run.cancelled_ || seq < run.delivered_ || run.done_.count(seq)) continue;
+    run.done_.emplace(seq, std::move(verdict));
+    verdicts_.Increment();
+  }
   run.changed_.notify_all();
+  return got;
 }
 
 void Dispatcher::Requeue(Batch& batch, size_t from, int failed_endpoint, const grpc::Status& why) {
@@ -420,7 +437,7 @@ void Dispatcher::Requeue(Batch& batch, size_t from, int failed_endpoint, const g
       if (t.name() == "Termination") verdict.set_termination(t.value());
     }
     if (verdict.declared().empty()) verdict.set_declared(record.result_token());
-    verdict.set_plies(record.moves_size());
+    verdict.set_plies(record.move_lines_size());
     verdict.set_error(absl::StrCat("no worker could rule on this game: ", kMaxGameFailures,
                                    " calls broke off on it, the last with \"", why.error_message(),
                                    "\""));
@@ -456,8 +473,32 @@ void Dispatcher::MarkDown(Endpoint& e, const grpc::Status& why) {
 std::shared_ptr<Run> Dispatcher::NewRun(v1::SearchOptions options) {
   std::shared_ptr<Run> run(new Run(*this, std::move(options)));
   std::lock_guard<std::mutex> lock(mu_);
+  if (stopping_) {
+    run->cancelled_ = true;
+    run->status_ = absl::UnavailableError("the coordinator is shutting down");
+  }
   runs_.push_back(run);
   return run;
+}
+
+void Dispatcher::Stop() {
+  std::vector<std::shared_ptr<Run>> runs;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    for (const std::weak_ptr<Run>& r : runs_)
+      if (std::shared_ptr<Run> run = r.lock()) runs.push_back(std::move(run));
+    for (auto& [address, e] : endpoints_) e->state_changed.notify_all();
+  }
+  work_.notify_all();
+  for (const std::shared_ptr<Run>& run : runs) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (run->status_.ok())
+        run->status_ = absl::UnavailableError("the coordinator is shutting down");
+    }
+    run->Cancel();
+  }
 }
 
 grpc::Status Dispatcher::Analyze(const v1::AnalyzeRequest& request, v1::Assessment* out) {

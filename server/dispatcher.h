@@ -68,6 +68,9 @@ class Run {
   // The next verdict in input order; blocks until it is ready. False once
   // every added game was delivered after Finish, or when cancelled.
   bool Next(v1::GameVerdict* out);
+  // Like Next, then also every verdict ready right behind it, up to `max`
+  // in all, appended to `out`. False when Next would be.
+  bool NextReady(size_t max, std::vector<v1::GameVerdict>* out);
   // Drops queued games and undelivered verdicts; Add and Next return false.
   void Cancel();
   // Set when workers refuse the run's options (e.g. tables asked of workers
@@ -107,6 +110,11 @@ class Dispatcher {
 
   std::shared_ptr<Run> NewRun(v1::SearchOptions options);
 
+  // Cancels every run (their Add and Next return false) and refuses new
+  // work: call before shutting the server down, so that no handler waits
+  // for verdicts that will not come.
+  void Stop();
+
   // One position on a worker, retried on another when the first fails.
   grpc::Status Analyze(const v1::AnalyzeRequest& request, v1::Assessment* out);
 
@@ -132,7 +140,9 @@ class Dispatcher {
   // queue (the one at `from` gets an error verdict instead once calls broke
   // off on it kMaxGameFailures times).
   void Requeue(Batch& batch, size_t from, int failed_endpoint, const grpc::Status& why);
-  void Complete(Batch& batch, size_t index, v1::GameVerdict verdict);
+  // Records the chunk's verdicts for the batch's games from `got` on;
+  // returns how many of the batch's games now have one.
+  size_t Complete(Batch& batch, size_t got, v1::VerdictChunk& chunk);
   void MarkDown(Endpoint& e, const grpc::Status& why);
 
   const DispatcherOptions options_;

@@ -91,6 +91,9 @@ int main(int argc, char** argv) {
   std::thread waiter([&] {
     arbiter::serving::WaitForShutdownSignal();
     arbiter::serving::SetServing(*listening->server, false);
+    // Runs end first (their clients get UNAVAILABLE), so that no handler
+    // waits for verdicts while the server waits for the handlers.
+    dispatcher.Stop();
     listening->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   });
   listening->server->Wait();

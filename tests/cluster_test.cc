@@ -423,6 +423,33 @@ TEST_F(Cluster, AGameNoWorkerFinishesGetsAnErrorVerdict) {
   EXPECT_GT(errors, 0) << "a 1 ms lease should have expired at least once";
 }
 
+// SIGTERM while a client streams games: the coordinator ends the run (the
+// client hears UNAVAILABLE, never a shortened success) and exits.
+TEST_F(Cluster, ShutdownDuringARunEndsItCleanly) {
+  const std::string shared = testing::SharedDir();
+  const std::string otb = shared + "/games/otb_blackmar_diemer_3768.pgn.zst";
+  if (shared.empty() || !fs::exists(otb))
+    GTEST_SKIP() << "../shared/games/otb_blackmar_diemer_3768.pgn.zst is absent";
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w});
+  ASSERT_GT(c, 0);
+  const std::string out = Path("remote.jsonl");
+  Process client(
+      {kBin + "/arbiter", "--coordinator", Address(c), "verify", otb, "--format", "jsonl"},
+      Path("client.log"), out);
+  for (int i = 0; i < 30000 && CountLines(out) < 100; ++i)
+    std::this_thread::sleep_for(milliseconds(10));
+  int status = 0;
+  ASSERT_FALSE(client.Wait(milliseconds(1), &status)) << "the run ended before the signal";
+  coordinator_->Signal(SIGTERM);
+  ASSERT_TRUE(coordinator_->Wait(milliseconds(15000), &status)) << "the coordinator hangs";
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ASSERT_TRUE(client.Wait(milliseconds(15000), &status)) << "the client hangs";
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("client.log")), "coordinator");
+}
+
 // Workers found through a DNS name (as a Kubernetes headless Service gives
 // them), and the Prometheus endpoints of both daemons counting the work.
 TEST_F(Cluster, WorkersFromADnsNameAndMetrics) {

@@ -14,6 +14,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr int kVerdictsPerChunk = 16;
+
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -135,13 +137,25 @@ grpc::Status WorkerService::Analyze(grpc::ServerContext*, const v1::AnalyzeReque
 
 grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
                                         const v1::VerifyBatchRequest* request,
-                                        grpc::ServerWriter<v1::GameVerdict>* writer) {
+                                        grpc::ServerWriter<v1::VerdictChunk>* writer) {
   MateSearchOptions options;
   if (grpc::Status s = Prepare(request->options(), &options); !s.ok())
     return failures_.Increment(), s;
   Slot slot(*this);
   thread_local ReplayedGame scratch;
   GameVerdict verdict;
+  v1::VerdictChunk chunk;
+  auto last_flush = Clock::now();
+  // A few verdicts per message: most games take well under a millisecond,
+  // and one message each would cost more than the rulings.
+  auto flush = [&] {
+    const bool ok = chunk.verdicts().empty() || writer->Write(chunk);
+    verdicts_.Increment(double(chunk.verdicts_size()));
+    verdicts_served_ += uint64_t(chunk.verdicts_size());
+    chunk.Clear();
+    last_flush = Clock::now();
+    return ok;
+  };
   for (const v1::GameRecord& record : request->games()) {
     if (ctx->IsCancelled()) {
       failures_.Increment();
@@ -150,12 +164,17 @@ grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
     const auto start = Clock::now();
     VerifyGame(wire::FromProto(record), options, &scratch, &verdict, options.syzygy);
     game_seconds_.Observe(SecondsSince(start));
-    if (!writer->Write(wire::ToProto(verdict))) {
+    *chunk.add_verdicts() = wire::ToProto(verdict);
+    if ((chunk.verdicts_size() >= kVerdictsPerChunk ||
+         Clock::now() - last_flush > std::chrono::milliseconds(50)) &&
+        !flush()) {
       failures_.Increment();
       return grpc::Status(grpc::StatusCode::CANCELLED, "the coordinator went away");
     }
-    verdicts_.Increment();
-    ++verdicts_served_;
+  }
+  if (!flush()) {
+    failures_.Increment();
+    return grpc::Status(grpc::StatusCode::CANCELLED, "the coordinator went away");
   }
   ++batches_served_;
   return grpc::Status::OK;

@@ -37,7 +37,7 @@ class WorkerService final : public v1::Worker::Service {
   grpc::Status Analyze(grpc::ServerContext* ctx, const v1::AnalyzeRequest* request,
                        v1::Assessment* out) override;
   grpc::Status VerifyBatch(grpc::ServerContext* ctx, const v1::VerifyBatchRequest* request,
-                           grpc::ServerWriter<v1::GameVerdict>* writer) override;
+                           grpc::ServerWriter<v1::VerdictChunk>* writer) override;
 
   // Work done so far (logged at exit; tests check that a worker got work).
   uint64_t batches_served() const { return batches_served_.load(); }
