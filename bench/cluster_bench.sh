@@ -47,10 +47,12 @@ wait_port() {
   echo "no port in $1" >&2; exit 1
 }
 workers=""
+worker_pids=()
 for i in $(seq "$n"); do
   "$build/arbiter-worker" --listen 127.0.0.1:0 --threads 1 --tables "$tables" \
     --port-file "$work/w$i" 2>>"$work/log" &
   pids+=($!)
+  worker_pids+=($!)
   wait_port "$work/w$i"
   workers+="${workers:+,}127.0.0.1:$(cat "$work/w$i")"
 done
@@ -88,6 +90,13 @@ awk -v g="$games" -v e="$t_embedded" -v c="$t_cluster" -v n="$n" 'BEGIN {
   printf "verify %d games: embedded --jobs %d %.0f games/s; coordinator + %d workers %.0f games/s; ratio %.2f\n",
     g, n, g / e, n, g / c, e / c
 }'
+
+# Worker memory after the runs: peak and current resident set (the 3-4-man
+# retrograde tables, 546 MB, are loaded at start; the rest is the bound
+# worker/README.md states: per thread a search table and a batch).
+for p in "${worker_pids[@]}"; do
+  echo "worker $p: $(awk '/VmHWM|VmRSS/ { printf "%s %d MB  ", $1, $2 / 1024 }' "/proc/$p/status")"
+done
 
 # 3. Per worker core.
 if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then

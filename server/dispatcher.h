@@ -45,7 +45,7 @@ inline constexpr int kMaxGameFailures = 3;
 
 struct DispatcherOptions {
   std::string workers;  // "host:port,..." or "dns:///name:port"
-  int batch_size = 32;
+  int batch_size = 64;
   std::chrono::milliseconds batch_deadline{120000};
   std::chrono::milliseconds analyze_deadline{60000};
   // Games of one run accepted but not yet delivered before Add blocks.

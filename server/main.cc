@@ -23,7 +23,7 @@ constexpr char kUsage[] =
     "  --listen ADDR     gRPC address (default 0.0.0.0:50051; port 0 picks a free one)\n"
     "  --metrics ADDR    Prometheus /metrics endpoint (default: none)\n"
     "  --job-dir DIR     where job verdict files go (default: $TMPDIR/arbiter-jobs)\n"
-    "  --batch N         games per batch at most (default 32)\n"
+    "  --batch N         games per batch at most (default 64)\n"
     "  --batch-deadline-ms MS  lease of a batch on a worker (default 120000)\n"
     "  --port-file FILE  write the bound gRPC port to FILE\n";
 
