@@ -163,9 +163,11 @@ int RunAnalyze(const std::vector<std::string>& argv) {
       }
     }
   }
-  absl::StatusOr<Args> args = Args::Parse(
-      rest, {"fen", kBudgetOption, kTableOption, kSyzygyOption, kTablesOption, kCoordinatorOption},
-      {"json", "chess960"});
+  absl::StatusOr<Args> args =
+      Args::Parse(rest,
+                  {"fen", kBudgetOption, kTableOption, kSyzygyOption, kTablesOption,
+                   kCoordinatorOption, kTlsCaOption, kTokenFileOption},
+                  {"json", "chess960"});
   if (!args.ok()) return Fail(args.status());
   absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, {});
   if (!options.ok()) return Fail(options.status());
@@ -173,7 +175,9 @@ int RunAnalyze(const std::vector<std::string>& argv) {
   std::unique_ptr<RemoteArbiter> remote;
   std::shared_ptr<const SyzygyTablebase> tables;
   if (std::string coordinator = CoordinatorFrom(*args); !coordinator.empty()) {
-    remote = std::make_unique<RemoteArbiter>(coordinator);
+    absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected = RemoteArbiter::Connect(*args);
+    if (!connected.ok()) return Fail(connected.status());
+    remote = *std::move(connected);
     const bool tablebase = TablebaseRequested(*args);
     analyze = [&, tablebase](const std::string& fen, bool chess960,
                              const std::vector<std::string>& moves) {

@@ -31,8 +31,11 @@ std::string Progress(const JobStatus& j) {
 }  // namespace
 
 int RunJob(const std::vector<std::string>& argv) {
-  absl::StatusOr<Args> args = Args::Parse(
-      argv, {kCoordinatorOption, "format", "from", kBudgetOption, kTableOption, kSyzygyOption}, {});
+  absl::StatusOr<Args> args =
+      Args::Parse(argv,
+                  {kCoordinatorOption, kTlsCaOption, kTokenFileOption, "format", "from",
+                   kBudgetOption, kTableOption, kSyzygyOption},
+                  {});
   if (!args.ok()) return Fail(args.status());
   const std::vector<std::string>& words = args->positional();
   if (words.size() != 2 || (words[0] != "submit" && words[0] != "watch" && words[0] != "results"))
@@ -42,7 +45,9 @@ int RunJob(const std::vector<std::string>& argv) {
   if (coordinator.empty())
     return Fail(absl::InvalidArgumentError(
         "jobs run on a coordinator: give --coordinator HOST:PORT (or $ARBITER_COORDINATOR)"));
-  RemoteArbiter remote(coordinator);
+  absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected = RemoteArbiter::Connect(*args);
+  if (!connected.ok()) return Fail(connected.status());
+  RemoteArbiter& remote = **connected;
 
   if (words[0] == "submit") {
     absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, MateSearchOptions{});

@@ -76,6 +76,11 @@ constexpr char kUsage[] =
     "                 arbiter-coordinator instead of running the engine in this\n"
     "                 process; the output is the same. Default $ARBITER_COORDINATOR.\n"
     "                 --syzygy then asks the workers to probe their own tables.\n"
+    "  --tls-ca FILE    (with --coordinator) TLS, trusting the CA in FILE; default\n"
+    "                 $ARBITER_TLS_CA. Without it the connection is plain text.\n"
+    "  --token-file FILE  (with --coordinator) send the bearer token in FILE with\n"
+    "                 every call (needs TLS); default $ARBITER_TOKEN_FILE. Tokens\n"
+    "                 are never taken from the command line, where ps shows them.\n"
     "\n"
     "  help, --help   Show this text.\n";
 
@@ -87,11 +92,18 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
-  // "--coordinator HOST:PORT" may come before the command; it is handed to
+  // The connection options may come before the command; they are handed to
   // the command like its own options.
+  auto is_global = [](const char* arg) {
+    for (const char* name : {"--coordinator", "--tls-ca", "--token-file"}) {
+      const size_t n = std::strlen(name);
+      if (std::strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=')) return true;
+    }
+    return false;
+  };
   std::vector<std::string> global;
   int first = 1;
-  while (first < argc && std::strncmp(argv[first], "--coordinator", 13) == 0) {
+  while (first < argc && is_global(argv[first])) {
     global.push_back(argv[first++]);
     if (!std::strchr(global.back().c_str(), '=') && first < argc) global.push_back(argv[first++]);
   }

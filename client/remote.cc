@@ -12,6 +12,7 @@
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
 #include "proto/convert.h"
+#include "server/security.h"
 
 namespace arbiter::cli {
 
@@ -35,12 +36,27 @@ struct RemoteArbiter::Impl {
   }
 };
 
-RemoteArbiter::RemoteArbiter(std::string address) : impl_(std::make_unique<Impl>()) {
-  impl_->address = std::move(address);
-  grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(64 << 20);
-  impl_->stub = v1::Arbiter::NewStub(
-      grpc::CreateCustomChannel(impl_->address, grpc::InsecureChannelCredentials(), args));
+RemoteArbiter::RemoteArbiter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+absl::StatusOr<std::unique_ptr<RemoteArbiter>> RemoteArbiter::Connect(const Args& args) {
+  auto option = [&](const char* name, const char* env) {
+    if (args.Has(name)) return args.Get(name);
+    const char* value = std::getenv(env);
+    return std::string(value ? value : "");
+  };
+  serving::ChannelSecurity security;
+  security.ca_file = option(kTlsCaOption, "ARBITER_TLS_CA");
+  security.token_file = option(kTokenFileOption, "ARBITER_TOKEN_FILE");
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
+      serving::MakeChannelCredentials(security);
+  if (!credentials.ok()) return credentials.status();
+  auto impl = std::make_unique<Impl>();
+  impl->address = CoordinatorFrom(args);
+  grpc::ChannelArguments channel_args;
+  channel_args.SetMaxReceiveMessageSize(64 << 20);
+  impl->stub =
+      v1::Arbiter::NewStub(grpc::CreateCustomChannel(impl->address, *credentials, channel_args));
+  return std::unique_ptr<RemoteArbiter>(new RemoteArbiter(std::move(impl)));
 }
 
 RemoteArbiter::~RemoteArbiter() = default;

@@ -18,6 +18,10 @@
 namespace arbiter::cli {
 
 inline constexpr char kCoordinatorOption[] = "coordinator";
+// TLS to the coordinator (the CA that signed its certificate) and the file
+// holding the bearer token; defaults $ARBITER_TLS_CA, $ARBITER_TOKEN_FILE.
+inline constexpr char kTlsCaOption[] = "tls-ca";
+inline constexpr char kTokenFileOption[] = "token-file";
 
 // --coordinator, else $ARBITER_COORDINATOR; empty: run embedded.
 std::string CoordinatorFrom(const Args& args);
@@ -38,9 +42,11 @@ struct JobStatus {
 
 class RemoteArbiter {
  public:
-  // `address` is HOST:PORT. Connecting is lazy: errors come with the first
-  // call, as UNAVAILABLE with the address in the message.
-  explicit RemoteArbiter(std::string address);
+  // The coordinator named by --coordinator (or $ARBITER_COORDINATOR), with
+  // --tls-ca and --token-file; INVALID_ARGUMENT / NOT_FOUND for unusable
+  // options or files. Connecting is lazy: a coordinator that cannot be
+  // reached fails the first call, with its address in the message.
+  static absl::StatusOr<std::unique_ptr<RemoteArbiter>> Connect(const Args& args);
   ~RemoteArbiter();
 
   // `tablebase`: the workers probe their own Syzygy tables.
@@ -70,6 +76,7 @@ class RemoteArbiter {
 
  private:
   struct Impl;
+  explicit RemoteArbiter(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 

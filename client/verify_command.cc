@@ -137,7 +137,7 @@ int RunVerify(const std::vector<std::string>& argv) {
   absl::StatusOr<Args> args =
       Args::Parse(argv,
                   {"format", "jobs", "shard", "output", kBudgetOption, kTableOption, kSyzygyOption,
-                   kTablesOption, kCoordinatorOption},
+                   kTablesOption, kCoordinatorOption, kTlsCaOption, kTokenFileOption},
                   {});
   if (!args.ok()) return Fail(args.status());
   // With a coordinator the workers hold the tables; embedded, this process.
@@ -203,7 +203,9 @@ int RunVerify(const std::vector<std::string>& argv) {
   };
   if (!coordinator.empty()) {
     // The coordinator's workers rule; records and summary are the same.
-    RemoteArbiter remote(coordinator);
+    absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected = RemoteArbiter::Connect(*args);
+    if (!connected.ok()) return Fail(connected.status());
+    RemoteArbiter& remote = **connected;
     // Stdin may be a live feed: send each game as soon as it is read.
     const int per_message = args->positional()[0] == "-" ? 1 : 64;
     if (absl::Status s = remote.Verify(next_game, *options, tablebase, per_message, deliver);

@@ -272,8 +272,11 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 200);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
-  e->stub = v1::Worker::NewStub(
-      grpc::CreateCustomChannel(e->address, grpc::InsecureChannelCredentials(), args));
+  e->stub = v1::Worker::NewStub(grpc::CreateCustomChannel(e->address,
+                                                          options_.worker_credentials
+                                                              ? options_.worker_credentials
+                                                              : grpc::InsecureChannelCredentials(),
+                                                          args));
   std::unique_lock<std::mutex> lock(mu_);
   while (!stopping_ && !e->removed) {
     if (e->up) {

@@ -34,6 +34,7 @@
 
 #include "absl/status/statusor.h"
 #include "arbiter/v1/worker.grpc.pb.h"
+#include "grpcpp/security/credentials.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
@@ -51,6 +52,8 @@ struct DispatcherOptions {
   // Games of one run accepted but not yet delivered before Add blocks.
   size_t max_outstanding = 4096;
   std::chrono::milliseconds resolve_interval{5000};
+  // How to reach workers; null means plain text.
+  std::shared_ptr<grpc::ChannelCredentials> worker_credentials;
 };
 
 class Dispatcher;

@@ -10,6 +10,7 @@
 #include "server/arbiter_service.h"
 #include "server/dispatcher.h"
 #include "server/jobs.h"
+#include "server/security.h"
 #include "server/serving.h"
 
 namespace {
@@ -25,7 +26,15 @@ constexpr char kUsage[] =
     "  --job-dir DIR     where job verdict files go (default: $TMPDIR/arbiter-jobs)\n"
     "  --batch N         games per batch at most (default 64)\n"
     "  --batch-deadline-ms MS  lease of a batch on a worker (default 120000)\n"
-    "  --port-file FILE  write the bound gRPC port to FILE\n";
+    "  --port-file FILE  write the bound gRPC port to FILE (and the health port to\n"
+    "                    FILE.health)\n"
+    "  --health ADDR     also serve grpc.health.v1 alone, in plain text, on ADDR\n"
+    "  --tls-cert FILE --tls-key FILE   serve TLS to clients\n"
+    "  --tokens FILE     accept only calls with \"authorization: Bearer <token>\" for\n"
+    "                    a token of FILE (one per line; needs TLS)\n"
+    "  --worker-ca FILE  reach workers over TLS, trusting this CA\n"
+    "  --worker-cert FILE --worker-key FILE   the client certificate shown to\n"
+    "                    workers (mutual TLS)\n";
 
 int Fail(const absl::Status& s) {
   std::fprintf(stderr, "arbiter-coordinator: %s\n", std::string(s.message()).c_str());
@@ -42,7 +51,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   absl::StatusOr<arbiter::cli::Args> args = arbiter::cli::Args::Parse(
-      rest, {"workers", "listen", "metrics", "job-dir", "batch", "batch-deadline-ms", "port-file"},
+      rest,
+      {"workers", "listen", "metrics", "job-dir", "batch", "batch-deadline-ms", "port-file",
+       "health", "tls-cert", "tls-key", "tokens", "worker-ca", "worker-cert", "worker-key"},
       {});
   if (!args.ok()) return Fail(args.status());
   if (!args->positional().empty())
@@ -75,26 +86,44 @@ int main(int argc, char** argv) {
       arbiter::serving::MetricsEndpoint::Start(args->Get("metrics"), registry);
   if (!metrics.ok()) return Fail(metrics.status());
 
+  // To workers: TLS with --worker-ca, mutual with --worker-cert/--worker-key.
+  arbiter::serving::ChannelSecurity worker_security;
+  worker_security.ca_file = args->Get("worker-ca");
+  worker_security.cert_file = args->Get("worker-cert");
+  worker_security.key_file = args->Get("worker-key");
+  absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> to_workers =
+      arbiter::serving::MakeChannelCredentials(worker_security);
+  if (!to_workers.ok()) return Fail(to_workers.status());
+  options.worker_credentials = *to_workers;
+  arbiter::serving::ServerSecurity security;
+  security.cert_file = args->Get("tls-cert");
+  security.key_file = args->Get("tls-key");
+  security.tokens_file = args->Get("tokens");
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      arbiter::serving::MakeServerCredentials(security);
+  if (!credentials.ok()) return Fail(credentials.status());
+
   arbiter::coordinator::Dispatcher dispatcher(options, *registry);
   if (absl::Status s = dispatcher.Start(); !s.ok()) return Fail(s);
   arbiter::coordinator::Jobs jobs(dispatcher, job_dir);
   arbiter::coordinator::ArbiterService service(dispatcher, jobs);
-  absl::StatusOr<arbiter::serving::Listening> listening = arbiter::serving::Start(
-      args->Get("listen", "0.0.0.0:50051"), {&service}, args->Get("port-file"));
+  absl::StatusOr<arbiter::serving::Listening> listening =
+      arbiter::serving::Start(args->Get("listen", "0.0.0.0:50051"), *credentials, {&service},
+                              args->Get("port-file"), args->Get("health"));
   if (!listening.ok()) return Fail(listening.status());
   // Serving as soon as it listens: work waits in its queue until workers
   // come, and readiness must not flap whenever one worker restarts.
-  arbiter::serving::SetServing(*listening->server, true);
+  arbiter::serving::SetServing(*listening, true);
   std::fprintf(stderr, "arbiter-coordinator: serving on port %d, workers %s\n", listening->port,
                options.workers.c_str());
 
   std::thread waiter([&] {
     arbiter::serving::WaitForShutdownSignal();
-    arbiter::serving::SetServing(*listening->server, false);
+    arbiter::serving::SetServing(*listening, false);
     // Runs end first (their clients get UNAVAILABLE), so that no handler
     // waits for verdicts while the server waits for the handlers.
     dispatcher.Stop();
-    listening->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    listening->Shutdown();
   });
   listening->server->Wait();
   waiter.join();

@@ -8,44 +8,81 @@
 #include "absl/strings/str_cat.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "prometheus/exposer.h"
 
 namespace arbiter::serving {
 
+namespace {
+
+absl::Status WritePortFile(const std::string& port_file, int port) {
+  const std::string tmp = port_file + ".tmp";
+  {
+    std::ofstream f(tmp);
+    f << port << "\n";
+    if (!f) return absl::PermissionDeniedError(absl::StrCat("cannot write ", tmp));
+  }
+  if (std::rename(tmp.c_str(), port_file.c_str()) != 0)
+    return absl::PermissionDeniedError(absl::StrCat("cannot write ", port_file));
+  return absl::OkStatus();
+}
+
+void SetHealth(grpc::Server* server, bool serving) {
+  if (!server) return;
+  if (grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService())
+    health->SetServingStatus(serving);
+}
+
+}  // namespace
+
 absl::StatusOr<Listening> Start(const std::string& address,
+                                std::shared_ptr<grpc::ServerCredentials> credentials,
                                 const std::vector<grpc::Service*>& services,
-                                const std::string& port_file) {
+                                const std::string& port_file, const std::string& health_address) {
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
-  grpc::ServerBuilder builder;
-  // No SO_REUSEPORT: a second process on a taken port must fail to start,
-  // not silently share the port's connections with the first.
-  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   Listening out;
-  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &out.port);
-  for (grpc::Service* s : services) builder.RegisterService(s);
-  out.server = builder.BuildAndStart();
-  if (!out.server || out.port == 0)
-    return absl::UnavailableError(absl::StrCat("cannot listen on ", address));
-  SetServing(*out.server, false);
+  {
+    grpc::ServerBuilder builder;
+    // No SO_REUSEPORT: a second process on a taken port must fail to start,
+    // not silently share the port's connections with the first.
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    builder.AddListeningPort(address, credentials, &out.port);
+    for (grpc::Service* s : services) builder.RegisterService(s);
+    out.server = builder.BuildAndStart();
+    if (!out.server || out.port == 0)
+      return absl::UnavailableError(absl::StrCat("cannot listen on ", address));
+  }
+  if (!health_address.empty()) {
+    grpc::ServerBuilder builder;
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    builder.AddListeningPort(health_address, grpc::InsecureServerCredentials(), &out.health_port);
+    out.health = builder.BuildAndStart();
+    if (!out.health || out.health_port == 0)
+      return absl::UnavailableError(
+          absl::StrCat("cannot listen on ", health_address, " (--health)"));
+  }
+  SetServing(out, false);
   if (!port_file.empty()) {
-    const std::string tmp = port_file + ".tmp";
-    {
-      std::ofstream f(tmp);
-      f << out.port << "\n";
-      if (!f) return absl::PermissionDeniedError(absl::StrCat("cannot write ", tmp));
+    if (absl::Status s = WritePortFile(port_file, out.port); !s.ok()) return s;
+    if (out.health) {
+      if (absl::Status s = WritePortFile(port_file + ".health", out.health_port); !s.ok()) return s;
     }
-    if (std::rename(tmp.c_str(), port_file.c_str()) != 0)
-      return absl::PermissionDeniedError(absl::StrCat("cannot write ", port_file));
   }
   return out;
 }
 
-void SetServing(grpc::Server& server, bool serving) {
-  if (grpc::HealthCheckServiceInterface* health = server.GetHealthCheckService())
-    health->SetServingStatus(serving);
+void SetServing(Listening& listening, bool serving) {
+  SetHealth(listening.server.get(), serving);
+  SetHealth(listening.health.get(), serving);
+}
+
+void Listening::Shutdown() {
+  const auto deadline = std::chrono::system_clock::now() + std::chrono::seconds(5);
+  if (health) health->Shutdown(deadline);
+  server->Shutdown(deadline);
 }
 
 struct MetricsEndpoint::Impl {

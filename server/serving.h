@@ -13,6 +13,7 @@
 
 namespace grpc {
 class Server;
+class ServerCredentials;
 class Service;
 }  // namespace grpc
 
@@ -21,6 +22,12 @@ namespace arbiter::serving {
 struct Listening {
   std::unique_ptr<grpc::Server> server;
   int port = 0;
+  // A plain-text server with only grpc.health.v1, when asked for: the main
+  // port may need TLS and tokens, which Kubernetes' gRPC probes cannot give.
+  std::unique_ptr<grpc::Server> health;
+  int health_port = 0;
+
+  void Shutdown();  // both servers, with a few seconds of grace
 };
 
 // Starts a server on `address` ("host:port"; port 0 picks a free one) with
@@ -28,11 +35,14 @@ struct Listening {
 // SetServing) and reflection. Writes the port to `port_file` if not empty
 // (via a temporary file and a rename, so a reader never sees half a number).
 absl::StatusOr<Listening> Start(const std::string& address,
+                                std::shared_ptr<grpc::ServerCredentials> credentials,
                                 const std::vector<grpc::Service*>& services,
-                                const std::string& port_file);
+                                const std::string& port_file,
+                                const std::string& health_address = "");
 
-// Health status of the whole server ("" service) and of every service.
-void SetServing(grpc::Server& server, bool serving);
+// Health status of the whole server ("" service) and of every service, on
+// both servers.
+void SetServing(Listening& listening, bool serving);
 
 // A Prometheus /metrics endpoint on `address` (e.g. "0.0.0.0:9101"), or
 // nothing when `address` is empty. The registry lives as long as the

@@ -476,6 +476,70 @@ TEST_F(Cluster, WorkersFromADnsNameAndMetrics) {
   EXPECT_PRED_FORMAT2(testing::Contains, wm, "arbiter_worker_game_seconds_count 5");
 }
 
+// TLS everywhere: clients need the CA and a bearer token; workers take only
+// the coordinator (mutual TLS with a CA that signed nothing else); probes
+// use the plain-text health port.
+TEST_F(Cluster, TlsTokensAndWorkersThatAcceptOnlyTheCoordinator) {
+  const std::string openssl = testing::FindProgram("openssl");
+  ASSERT_FALSE(openssl.empty()) << "openssl (Debian package openssl) makes the test certificates";
+  const std::string certs = Path("certs");
+  ASSERT_EQ(testing::RunCommand(absl::StrCat(ARBITER_SOURCE_DIR, "/scripts/make-test-certs.sh ",
+                                             certs, " > /dev/null"))
+                .exit_code,
+            0);
+  auto cert = [&](const std::string& name) { return absl::StrCat(certs, "/", name); };
+  const int w = StartWorker(0, 0,
+                            {"--tls-cert", cert("worker.pem"), "--tls-key", cert("worker.key"),
+                             "--client-ca", cert("client-ca.pem")});
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator(
+      {w}, {"--tls-cert", cert("coordinator.pem"), "--tls-key", cert("coordinator.key"), "--tokens",
+            cert("tokens"), "--worker-ca", cert("ca.pem"), "--worker-cert",
+            cert("coordinator-client.pem"), "--worker-key", cert("coordinator-client.key"),
+            "--health", "127.0.0.1:0"});
+  ASSERT_GT(c, 0);
+  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
+  const std::string client = absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_TLS_CA -u ",
+                                          "ARBITER_TOKEN_FILE ", kBin, "/arbiter --coordinator ");
+  const std::string verify = absl::StrCat(" verify ", sample, " --format jsonl 2>&1");
+
+  testing::CommandResult good = testing::RunCommand(absl::StrCat(
+      client, Address(c), " --tls-ca ", cert("ca.pem"), " --token-file ", cert("token"), verify));
+  testing::CommandResult local = testing::RunCommand(
+      absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin, "/arbiter", verify));
+  EXPECT_EQ(good.exit_code, 0) << good.out;
+  EXPECT_EQ(WithoutTiming(good.out), WithoutTiming(local.out));
+
+  testing::CommandResult no_token =
+      testing::RunCommand(absl::StrCat(client, Address(c), " --tls-ca ", cert("ca.pem"), verify));
+  EXPECT_EQ(no_token.exit_code, 2);
+  EXPECT_PRED_FORMAT2(testing::Contains, no_token.out, "a valid bearer token is required");
+
+  std::ofstream(Path("wrong-token")) << "not-the-token\n";
+  testing::CommandResult wrong =
+      testing::RunCommand(absl::StrCat(client, Address(c), " --tls-ca ", cert("ca.pem"),
+                                       " --token-file ", Path("wrong-token"), verify));
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_PRED_FORMAT2(testing::Contains, wrong.out, "a valid bearer token is required");
+
+  testing::CommandResult plain = testing::RunCommand(absl::StrCat(client, Address(c), verify));
+  EXPECT_EQ(plain.exit_code, 2);
+  EXPECT_PRED_FORMAT2(testing::Contains, plain.out, "UNAVAILABLE");
+
+  // A client that reaches a worker directly, even with the CA and a token,
+  // has no certificate from the coordinator's client CA: refused.
+  testing::CommandResult direct = testing::RunCommand(
+      absl::StrCat(client, Address(w), " --tls-ca ", cert("ca.pem"), " --token-file ",
+                   cert("token"), " analyze --fen '8/8/8/8/8/8/8/K6k w - - 0 1' 2>&1"));
+  EXPECT_EQ(direct.exit_code, 2);
+  EXPECT_PRED_FORMAT2(testing::Contains, direct.out, "UNAVAILABLE");
+
+  // Kubernetes probes: plain-text health on its own port.
+  const int health = WaitForPort(Path("coordinator.port.health"));
+  ASSERT_GT(health, 0);
+  EXPECT_TRUE(Serving(health));
+}
+
 TEST_F(Cluster, JobOverAFileOnSharedStorage) {
   const int w = StartWorker(0);
   ASSERT_GT(w, 0);

@@ -9,6 +9,7 @@
 #include "client/tables_option.h"
 #include "core/rules/mate_ability.h"
 #include "grpcpp/server.h"
+#include "server/security.h"
 #include "server/serving.h"
 #include "worker/worker_service.h"
 
@@ -24,7 +25,13 @@ constexpr char kUsage[] =
     "  --tables DIR      retrograde tables: loaded from DIR, generated ones saved there\n"
     "                    (default $ARBITER_TABLES; shared safely by many workers)\n"
     "  --metrics ADDR    Prometheus /metrics endpoint (default: none)\n"
-    "  --port-file FILE  write the bound gRPC port to FILE\n";
+    "  --port-file FILE  write the bound gRPC port to FILE (and the health port to\n"
+    "                    FILE.health)\n"
+    "  --health ADDR     also serve grpc.health.v1 alone, in plain text, on ADDR (for\n"
+    "                    Kubernetes probes when the main port needs TLS)\n"
+    "  --tls-cert FILE --tls-key FILE   serve TLS\n"
+    "  --client-ca FILE  accept only clients with a certificate signed by this CA\n"
+    "                    (mutual TLS: give it the coordinator's client CA)\n";
 
 int Fail(const absl::Status& s) {
   std::fprintf(stderr, "arbiter-worker: %s\n", std::string(s.message()).c_str());
@@ -40,9 +47,11 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  absl::StatusOr<arbiter::cli::Args> args = arbiter::cli::Args::Parse(
-      argv_rest, {"listen", "threads", "max-table-mb", "syzygy", "tables", "metrics", "port-file"},
-      {});
+  absl::StatusOr<arbiter::cli::Args> args =
+      arbiter::cli::Args::Parse(argv_rest,
+                                {"listen", "threads", "max-table-mb", "syzygy", "tables", "metrics",
+                                 "port-file", "health", "tls-cert", "tls-key", "client-ca"},
+                                {});
   if (!args.ok()) return Fail(args.status());
   if (!args->positional().empty())
     return Fail(absl::InvalidArgumentError("unexpected argument " + args->positional()[0]));
@@ -84,17 +93,25 @@ int main(int argc, char** argv) {
   }
   if (!tables.ok()) return Fail(tables.status());
   arbiter::worker::WorkerService service(int(*threads), int(*max_table_mb), *tables, *registry);
-  absl::StatusOr<arbiter::serving::Listening> listening = arbiter::serving::Start(
-      args->Get("listen", "0.0.0.0:50052"), {&service}, args->Get("port-file"));
+  arbiter::serving::ServerSecurity security;
+  security.cert_file = args->Get("tls-cert");
+  security.key_file = args->Get("tls-key");
+  security.client_ca_file = args->Get("client-ca");
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      arbiter::serving::MakeServerCredentials(security);
+  if (!credentials.ok()) return Fail(credentials.status());
+  absl::StatusOr<arbiter::serving::Listening> listening =
+      arbiter::serving::Start(args->Get("listen", "0.0.0.0:50052"), *credentials, {&service},
+                              args->Get("port-file"), args->Get("health"));
   if (!listening.ok()) return Fail(listening.status());
-  arbiter::serving::SetServing(*listening->server, true);
+  arbiter::serving::SetServing(*listening, true);
   std::fprintf(stderr, "arbiter-worker: serving on port %d with %lld threads\n", listening->port,
                (long long)*threads);
 
   std::thread waiter([&] {
     arbiter::serving::WaitForShutdownSignal();
-    arbiter::serving::SetServing(*listening->server, false);
-    listening->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    arbiter::serving::SetServing(*listening, false);
+    listening->Shutdown();
   });
   listening->server->Wait();
   waiter.join();

@@ -1,0 +1,108 @@
+// What the two PGN targets (pgn_fuzzer.cc, pgn_zstd_fuzzer.cc) do with the
+// games they read: replay and verify each, with a tiny search budget, and
+// check that a bad game becomes an error rather than anything worse.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/io/byte_source.h"
+#include "core/pgn/game_replay.h"
+#include "core/pgn/pgn_reader.h"
+#include "core/rules/game_verdict.h"
+#include "fuzz/fuzz_support.h"
+
+namespace arbiter::fuzz {
+
+// Games read per input: enough for the reader's resynchronisation paths,
+// few enough to keep every input fast.
+inline constexpr size_t kMaxGames = 64;
+
+// The search of a flag-fall or resignation ruling: small, and without
+// retrograde tables (seconds to build, and not what is fuzzed here).
+inline MateSearchOptions FuzzSearchOptions() {
+  return MateSearchOptions{.node_budget = 200, .retrograde = false};
+}
+
+inline std::vector<RawGame> ReadGames(std::unique_ptr<ByteSource> source, bool keep_comments) {
+  PgnReader reader(std::move(source), PgnReaderOptions{.keep_comments = keep_comments});
+  std::vector<RawGame> games;
+  RawGame game;
+  while (games.size() < kMaxGames && reader.Next(&game)) games.push_back(game);
+  return games;
+}
+
+// The same games; when `comments_dropped`, `b` was read without comments
+// (which must then be empty) and the comments are not compared.
+inline void CheckSameGames(const std::vector<RawGame>& a_games, const std::vector<RawGame>& b_games,
+                           bool comments_dropped) {
+  const std::vector<RawGame>& with = a_games;
+  const std::vector<RawGame>& without = b_games;
+  ARBITER_FUZZ_CHECK(with.size() == without.size(),
+                     absl::StrCat(with.size(), " vs ", without.size(), " games"));
+  for (size_t g = 0; g < with.size(); ++g) {
+    const RawGame& a = with[g];
+    const RawGame& b = without[g];
+    const std::string where = absl::StrCat("game ", g + 1);
+    ARBITER_FUZZ_CHECK(a.index == b.index && a.first_line == b.first_line && a.tags == b.tags &&
+                           a.result_token == b.result_token && a.error == b.error &&
+                           a.moves.size() == b.moves.size(),
+                       absl::StrCat(where, ": ", a.error.ToString(), " vs ", b.error.ToString()));
+    for (size_t i = 0; i < a.moves.size(); ++i) {
+      const RawMove& x = a.moves[i];
+      const RawMove& y = b.moves[i];
+      ARBITER_FUZZ_CHECK(x.san == y.san && x.line == y.line && x.clock_centis == y.clock_centis &&
+                             x.nags == y.nags &&
+                             (comments_dropped ? y.comment.empty() : x.comment == y.comment),
+                         absl::StrCat(where, " move ", i + 1, ": ", x.san, " vs ", y.san));
+    }
+  }
+}
+
+// Replays and verifies `raw`: moves are legal, errors are errors, and a
+// ruled game's end position and ply are consistent.
+inline void CheckGame(const RawGame& raw, ReplayedGame* replayed, ReplayedGame* scratch,
+                      GameVerdict* verdict) {
+  ReplayGame(raw, replayed);
+  const std::string where = absl::StrCat("game ", raw.index);
+  if (!raw.error.ok()) ARBITER_FUZZ_CHECK(!replayed->error.ok(), where);
+  if (replayed->error.ok()) {
+    ARBITER_FUZZ_CHECK(replayed->moves.size() == raw.moves.size() &&
+                           replayed->clock_centis.size() == raw.moves.size(),
+                       where);
+    // Every move legal, in order, and the end position is where they lead.
+    Position pos = replayed->start;
+    for (Move m : replayed->moves) {
+      ARBITER_FUZZ_CHECK(IsLegalMove(pos, m), absl::StrCat(where, ": illegal move in ", pos.Fen()));
+      pos.DoMove(m);
+    }
+    ARBITER_FUZZ_CHECK(pos.key() == replayed->end.key() && pos.Fen() == replayed->end.Fen(),
+                       where);
+  }
+
+  VerifyGame(raw, FuzzSearchOptions(), scratch, verdict);
+  ARBITER_FUZZ_CHECK(verdict->error.empty() == replayed->error.ok(),
+                     absl::StrCat(where, ": ", verdict->error));
+  ARBITER_FUZZ_CHECK(verdict->ruling.has_value() == verdict->error.empty(), where);
+  if (verdict->ruling) {
+    const Ruling& r = *verdict->ruling;
+    ARBITER_FUZZ_CHECK(!r.ended_at_ply || (*r.ended_at_ply >= 0 && *r.ended_at_ply <= verdict->plies),
+                       where);
+    ARBITER_FUZZ_CHECK(r.moves_after_end >= 0 && r.moves_after_end <= verdict->plies, where);
+    absl::StatusOr<Position> end = Position::FromFen(verdict->end_fen, replayed->chess960);
+    ARBITER_FUZZ_CHECK(end.ok(), absl::StrCat(where, ": end FEN ", verdict->end_fen));
+  }
+  // The record's JSON is built for every game of a run.
+  ARBITER_FUZZ_CHECK(!GameVerdictJson(*verdict).empty(), where);
+}
+
+inline void CheckGames(const std::vector<RawGame>& games) {
+  ReplayedGame replayed;
+  ReplayedGame scratch;
+  GameVerdict verdict;
+  for (const RawGame& raw : games) CheckGame(raw, &replayed, &scratch, &verdict);
+}
+
+}  // namespace arbiter::fuzz

@@ -1,0 +1,59 @@
+// Option checks and the token comparison of server/security.h (the TLS
+// handshakes themselves are tested with real processes in cluster_test).
+#include "server/security.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+namespace arbiter::serving {
+namespace {
+
+TEST(Security, TokenComparison) {
+  const std::vector<std::string> accepted = {"alpha-token", "beta-token"};
+  EXPECT_TRUE(TokenAccepted("alpha-token", accepted));
+  EXPECT_TRUE(TokenAccepted("beta-token", accepted));
+  EXPECT_FALSE(TokenAccepted("alpha-tokeN", accepted));
+  EXPECT_FALSE(TokenAccepted("alpha-token ", accepted));
+  EXPECT_FALSE(TokenAccepted("alpha", accepted));
+  EXPECT_FALSE(TokenAccepted("", accepted));
+  EXPECT_FALSE(TokenAccepted("alpha-token", {}));
+}
+
+TEST(Security, InconsistentServerOptionsAreRefused) {
+  ServerSecurity s;
+  s.cert_file = "/nonexistent/cert.pem";
+  EXPECT_EQ(MakeServerCredentials(s).status().code(), absl::StatusCode::kInvalidArgument);
+  ServerSecurity tokens_without_tls;
+  tokens_without_tls.tokens_file = "/tmp/tokens";
+  absl::Status st = MakeServerCredentials(tokens_without_tls).status();
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("need TLS"), std::string::npos) << st;
+  ServerSecurity missing;
+  missing.cert_file = "/nonexistent/cert.pem";
+  missing.key_file = "/nonexistent/key.pem";
+  st = MakeServerCredentials(missing).status();
+  EXPECT_EQ(st.code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(st.message().find("/nonexistent/cert.pem"), std::string::npos) << st;
+  EXPECT_TRUE(MakeServerCredentials(ServerSecurity{}).ok());  // plain text
+}
+
+TEST(Security, ClientOptionsNeedTlsForTokens) {
+  ChannelSecurity token_only;
+  token_only.token_file = "/tmp/token";
+  EXPECT_EQ(MakeChannelCredentials(token_only).status().code(), absl::StatusCode::kInvalidArgument);
+  const std::string empty_ca = ::testing::TempDir() + "/empty-ca.pem";
+  std::ofstream(empty_ca) << "";
+  const std::string bad_token = ::testing::TempDir() + "/two-line-token";
+  std::ofstream(bad_token) << "one\ntwo\n";
+  ChannelSecurity two_lines;
+  two_lines.ca_file = empty_ca;
+  two_lines.token_file = bad_token;
+  absl::Status st = MakeChannelCredentials(two_lines).status();
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("one token on one line"), std::string::npos) << st;
+}
+
+}  // namespace
+}  // namespace arbiter::serving
