@@ -58,8 +58,10 @@ int RunJob(const std::vector<std::string>& argv) {
     return 0;
   }
   if (words[0] == "watch") {
-    absl::StatusOr<JobStatus> last = remote.WatchJob(
-        words[1], [](const JobStatus& j) { std::fputs(Progress(j).c_str(), stdout); });
+    absl::StatusOr<JobStatus> last = remote.WatchJob(words[1], [](const JobStatus& j) {
+      std::fputs(Progress(j).c_str(), stdout);
+      std::fflush(stdout);  // progress is read as it comes, often through a pipe
+    });
     if (!last.ok()) return Fail(last.status());
     return last->state == "done" ? 0 : 1;
   }

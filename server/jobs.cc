@@ -1,39 +1,61 @@
 #include "server/jobs.h"
 
-#include <fstream>
 #include <random>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/io/byte_source.h"
 #include "core/pgn/pgn_reader.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "proto/convert.h"
 
 namespace arbiter::coordinator {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Verdicts are committed in groups: at most this many, or this often.
+constexpr size_t kCommitVerdicts = 256;
+constexpr auto kCommitInterval = std::chrono::milliseconds(200);
+
+}  // namespace
 
 struct Jobs::Job {
-  v1::Job state;                 // guarded by Jobs::mu_
-  std::string results;           // path of the verdict file
-  int64_t bytes = 0;             // verdict file bytes written and flushed (whole messages)
-  std::vector<int64_t> offsets;  // offset of every 1024th verdict, for seeking
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point end;  // set when the job ended
+  v1::Job state;  // guarded by Jobs::mu_; games_done counts committed verdicts
+  // Running time before this process took the job over (resumed jobs).
+  double earlier_seconds = 0;
+  Clock::time_point start = Clock::now();
+  Clock::time_point end;  // set when the job ended
 
   // The state with its running time (needs Jobs::mu_).
   v1::Job Snapshot() const {
     v1::Job out = state;
-    const auto until =
-        state.state() == v1::Job::STATE_RUNNING ? std::chrono::steady_clock::now() : end;
-    out.set_seconds(std::chrono::duration<double>(until - start).count());
+    const auto until = state.state() == v1::Job::STATE_RUNNING ? Clock::now() : end;
+    out.set_seconds(earlier_seconds + std::chrono::duration<double>(until - start).count());
     return out;
   }
 };
 
-Jobs::Jobs(Dispatcher& dispatcher, std::string dir)
-    : dispatcher_(dispatcher), dir_(std::move(dir)) {}
+absl::StatusOr<std::unique_ptr<Jobs>> Jobs::Open(Dispatcher& dispatcher, const std::string& dir) {
+  absl::StatusOr<std::unique_ptr<JobStore>> store = JobStore::Open(dir + "/jobs.sqlite");
+  if (!store.ok()) return store.status();
+  absl::StatusOr<std::vector<v1::Job>> saved = (*store)->Jobs();
+  if (!saved.ok()) return saved.status();
+  std::unique_ptr<Jobs> jobs(new Jobs(dispatcher, *std::move(store)));
+  std::lock_guard<std::mutex> lock(jobs->mu_);
+  for (v1::Job& state : *saved) {
+    auto job = std::make_shared<Job>();
+    job->earlier_seconds = state.seconds();
+    job->state = std::move(state);
+    job->end = job->start;
+    jobs->jobs_[job->state.id()] = job;
+    if (job->state.state() == v1::Job::STATE_RUNNING) {
+      std::fprintf(stderr, "arbiter-coordinator: resuming job %s at game %lld\n",
+                   job->state.id().c_str(), (long long)job->state.games_done() + 1);
+      jobs->Start(job);
+    }
+  }
+  return jobs;
+}
 
 Jobs::~Jobs() {
   {
@@ -55,9 +77,9 @@ absl::StatusOr<v1::Job> Jobs::Submit(const v1::SubmitJobRequest& request) {
   // Options are checked here so that a bad job fails at submission.
   if (absl::StatusOr<MateSearchOptions> o = wire::FromProto(request.options()); !o.ok())
     return o.status();
-  absl::StatusOr<std::unique_ptr<ByteSource>> source = ByteSource::Open(request.path());
-  if (!source.ok()) return source.status();
-  source->reset();  // opened again by the job's thread
+  if (absl::StatusOr<std::unique_ptr<ByteSource>> source = ByteSource::Open(request.path());
+      !source.ok())
+    return source.status();
 
   static std::mt19937_64 rng{std::random_device{}()};
   auto job = std::make_shared<Job>();
@@ -69,74 +91,103 @@ absl::StatusOr<v1::Job> Jobs::Submit(const v1::SubmitJobRequest& request) {
   job->state.set_path(request.path());
   job->state.set_state(v1::Job::STATE_RUNNING);
   *job->state.mutable_options() = request.options();
-  job->results = absl::StrCat(dir_, "/", id, ".verdicts");
+  // Recorded before the client hears of it: an acknowledged job survives.
+  if (absl::Status s = store_->Create(job->state); !s.ok()) return s;
   jobs_[id] = job;
-  std::shared_ptr<Run> run = dispatcher_.NewRun(request.options());
-  threads_.emplace_back([this, job, run] { Execute(job, run); });
+  Start(job);
   return job->Snapshot();
 }
 
+void Jobs::Start(std::shared_ptr<Job> job) {
+  std::shared_ptr<Run> run = dispatcher_.NewRun(job->state.options());
+  threads_.emplace_back([this, job, run] { Execute(job, run); });
+}
+
 void Jobs::Execute(std::shared_ptr<Job> job, std::shared_ptr<Run> run) {
-  auto fail = [&](const absl::Status& s) {
-    run->Cancel();
+  // Games already committed (a resumed job) are read again but not sent.
+  int64_t skip;
+  std::string path;
+  {
     std::lock_guard<std::mutex> lock(mu_);
-    job->state.set_state(v1::Job::STATE_FAILED);
-    job->state.set_error(std::string(s.message()));
-    job->end = std::chrono::steady_clock::now();
+    skip = job->state.games_done();
+    path = job->state.path();
+    job->state.set_games_read(skip);
+  }
+  auto finish = [&](v1::Job::State state, const std::string& error) {
+    std::lock_guard<std::mutex> lock(mu_);
+    job->state.set_state(state);
+    job->state.set_error(error);
+    job->end = Clock::now();
+    // A failed final commit leaves the job "running" in the store: the next
+    // start resumes it, which is the safe side.
+    if (absl::Status s = store_->Commit(job->Snapshot(), {}); !s.ok())
+      std::fprintf(stderr, "arbiter-coordinator: job %s: %s\n", job->state.id().c_str(),
+                   std::string(s.message()).c_str());
     changed_.notify_all();
   };
-  std::ofstream out(job->results, std::ios::binary | std::ios::trunc);
-  if (!out) return fail(absl::PermissionDeniedError(absl::StrCat("cannot write ", job->results)));
-  absl::StatusOr<std::unique_ptr<ByteSource>> source = ByteSource::Open(job->state.path());
-  if (!source.ok()) return fail(source.status());
+  absl::StatusOr<std::unique_ptr<ByteSource>> source = ByteSource::Open(path);
+  if (!source.ok()) {
+    run->Cancel();
+    return finish(v1::Job::STATE_FAILED, std::string(source.status().message()));
+  }
 
-  // Reading feeds the run; this thread writes verdicts as they come in order.
+  // Reading feeds the run; this thread commits verdicts as they come, in order.
   std::thread reader([&, source = std::move(*source)]() mutable {
     PgnReader pgn(std::move(source), PgnReaderOptions{.keep_comments = false});
     RawGame raw;
-    while (pgn.Next(&raw)) {
+    for (int64_t n = 0; pgn.Next(&raw); ++n) {
+      if (n < skip) continue;
       if (!run->Add(wire::ToProto(raw))) return;
       std::lock_guard<std::mutex> lock(mu_);
       job->state.set_games_read(job->state.games_read() + 1);
     }
     run->Finish();
   });
-  v1::GameVerdict verdict;
-  std::string buffer;
-  int64_t done = 0;
-  while (run->Next(&verdict)) {
-    buffer.clear();
-    {
-      google::protobuf::io::StringOutputStream stream(&buffer);
-      google::protobuf::io::CodedOutputStream coded(&stream);
-      coded.WriteVarint32(uint32_t(verdict.ByteSizeLong()));
-      verdict.SerializeWithCachedSizes(&coded);
-    }
-    out.write(buffer.data(), std::streamsize(buffer.size()));
-    out.flush();
+  std::vector<std::pair<int64_t, std::string>> pending;
+  v1::Job counted;  // the job as it will stand once `pending` is committed
+  {
     std::lock_guard<std::mutex> lock(mu_);
-    if (done % 1024 == 0) job->offsets.push_back(job->bytes);
-    job->bytes += int64_t(buffer.size());
-    job->state.set_games_done(++done);
-    if (!verdict.error().empty()) job->state.set_errors(job->state.errors() + 1);
+    counted = job->state;
+  }
+  auto last_commit = Clock::now();
+  absl::Status store_error;
+  auto commit = [&]() {
+    if (pending.empty() || !store_error.ok()) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    counted.set_games_read(job->state.games_read());
+    counted.set_seconds(job->Snapshot().seconds());
+    store_error = store_->Commit(counted, pending);
+    if (store_error.ok()) {
+      job->state.set_games_done(counted.games_done());
+      job->state.set_errors(counted.errors());
+      job->state.set_disagreements(counted.disagreements());
+      changed_.notify_all();
+    }
+    pending.clear();
+    last_commit = Clock::now();
+  };
+  v1::GameVerdict verdict;
+  while (store_error.ok() && run->Next(&verdict)) {
+    pending.emplace_back(counted.games_done(), verdict.SerializeAsString());
+    counted.set_games_done(counted.games_done() + 1);
+    if (!verdict.error().empty()) counted.set_errors(counted.errors() + 1);
     if (verdict.has_ruling() && !verdict.ruling().agrees())
-      job->state.set_disagreements(job->state.disagreements() + 1);
-    changed_.notify_all();
+      counted.set_disagreements(counted.disagreements() + 1);
+    if (pending.size() >= kCommitVerdicts || Clock::now() - last_commit > kCommitInterval) commit();
   }
+  commit();
+  if (!store_error.ok()) run->Cancel();
   reader.join();
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!run->status().ok() || !out) {
-    job->state.set_state(v1::Job::STATE_FAILED);
-    job->state.set_error(!out ? "cannot write the verdict file"
-                              : std::string(run->status().message()));
-  } else if (stopping_ && job->state.games_done() < job->state.games_read()) {
-    job->state.set_state(v1::Job::STATE_FAILED);
-    job->state.set_error("the coordinator stopped");
-  } else {
-    job->state.set_state(v1::Job::STATE_DONE);
+  bool stopped;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopped = stopping_ || job->state.games_done() < job->state.games_read();
   }
-  job->end = std::chrono::steady_clock::now();
-  changed_.notify_all();
+  if (!store_error.ok()) return finish(v1::Job::STATE_FAILED, std::string(store_error.message()));
+  if (!run->status().ok() && run->status().code() != absl::StatusCode::kUnavailable)
+    return finish(v1::Job::STATE_FAILED, std::string(run->status().message()));
+  if (stopped) return;  // coordinator shutting down: the job resumes at the next start
+  finish(v1::Job::STATE_DONE, "");
 }
 
 absl::StatusOr<v1::Job> Jobs::Get(const std::string& id) const {
@@ -157,13 +208,13 @@ absl::Status Jobs::Watch(const std::string& id, const std::function<bool(const v
       return stopping_ || job->state.games_done() != shown ||
              job->state.state() != v1::Job::STATE_RUNNING;
     });
+    if (stopping_) return absl::UnavailableError("the coordinator is stopping");
     v1::Job snapshot = job->Snapshot();
     shown = snapshot.games_done();
     lock.unlock();
     if (!send(snapshot) || snapshot.state() != v1::Job::STATE_RUNNING) return absl::OkStatus();
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     lock.lock();
-    if (stopping_) return absl::UnavailableError("the coordinator is stopping");
   }
 }
 
@@ -171,54 +222,34 @@ absl::Status Jobs::Results(const std::string& id, int64_t first_game,
                            const std::function<bool(const v1::GameVerdict&)>& send) {
   std::shared_ptr<Job> job = Find(id);
   if (!job) return absl::NotFoundError(absl::StrCat("no job ", id));
-  std::ifstream in(job->results, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", job->results));
-  int64_t next_game = 1, offset = 0;
-  first_game = std::max<int64_t>(first_game, 1);
-  {
-    // Seek to the nearest recorded offset at or before first_game.
-    std::lock_guard<std::mutex> lock(mu_);
-    const size_t k = std::min<size_t>(size_t((first_game - 1) / 1024), job->offsets.size());
-    if (k > 0) {
-      offset = job->offsets[k - 1];
-      next_game = int64_t(k - 1) * 1024 + 1;
-    }
-  }
+  int64_t next = std::max<int64_t>(first_game, 1) - 1;  // 0-based position
   v1::GameVerdict verdict;
   for (;;) {
-    int64_t end;
+    int64_t done;
     bool running;
     {
       std::unique_lock<std::mutex> lock(mu_);
       changed_.wait(lock, [&] {
-        return stopping_ || job->bytes > offset || job->state.state() != v1::Job::STATE_RUNNING;
+        return stopping_ || job->state.games_done() > next ||
+               job->state.state() != v1::Job::STATE_RUNNING;
       });
-      end = job->bytes;
-      running = job->state.state() == v1::Job::STATE_RUNNING && !stopping_;
+      if (stopping_) return absl::UnavailableError("the coordinator is stopping");
+      done = job->state.games_done();
+      running = job->state.state() == v1::Job::STATE_RUNNING;
     }
-    while (offset < end) {
-      // A fresh stream per pass: CodedInputStream counts at most 2 GB.
-      in.clear();
-      in.seekg(offset);
-      google::protobuf::io::IstreamInputStream zin(&in);
-      google::protobuf::io::CodedInputStream coded(&zin);
-      const int64_t base = offset;
-      while (offset < end && coded.CurrentPosition() < (1 << 30)) {
-        uint32_t size;
-        if (!coded.ReadVarint32(&size))
-          return absl::DataLossError(absl::StrCat("cannot read ", job->results));
-        auto limit = coded.PushLimit(int(size));
-        if (!verdict.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
-          return absl::DataLossError(absl::StrCat("corrupt verdict file ", job->results));
-        coded.PopLimit(limit);
-        offset = base + coded.CurrentPosition();
-        if (next_game++ >= first_game && !send(verdict)) return absl::OkStatus();
+    while (next < done) {
+      absl::StatusOr<std::vector<std::string>> rows =
+          store_->Verdicts(id, next, std::min<int64_t>(done - next, 1024));
+      if (!rows.ok()) return rows.status();
+      if (rows->empty()) return absl::DataLossError(absl::StrCat("job ", id, ": verdicts missing"));
+      for (const std::string& row : *rows) {
+        if (!verdict.ParseFromString(row))
+          return absl::DataLossError(absl::StrCat("job ", id, ": a verdict does not parse"));
+        ++next;
+        if (!send(verdict)) return absl::OkStatus();
       }
     }
-    if (!running) {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (job->bytes == offset) return absl::OkStatus();
-    }
+    if (!running) return absl::OkStatus();
   }
 }
 

@@ -1,11 +1,8 @@
 // Jobs over PGN files on storage the coordinator can read: submitted,
-// watched and read back by id. Each job's verdicts are appended, in input
-// order, to `<job dir>/<id>.verdicts` (length-delimited GameVerdict
-// messages), so memory stays bounded however large the file; readers follow
-// the file while the job runs.
-//
-// Jobs do not survive a coordinator restart (durable jobs are a later
-// step); their result files do.
+// watched and read back by id. Durable (server/job_store.h): every job's
+// spec, progress and verdicts live in `<job dir>/jobs.sqlite`; a coordinator
+// restarted after a crash resumes the jobs that were running, from their
+// last committed verdict, and clients re-attach by id.
 #pragma once
 
 #include <condition_variable>
@@ -20,12 +17,14 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/arbiter.pb.h"
 #include "server/dispatcher.h"
+#include "server/job_store.h"
 
 namespace arbiter::coordinator {
 
 class Jobs {
  public:
-  Jobs(Dispatcher& dispatcher, std::string dir);
+  // Opens the store in `dir` and resumes the jobs that were running.
+  static absl::StatusOr<std::unique_ptr<Jobs>> Open(Dispatcher& dispatcher, const std::string& dir);
   ~Jobs();
 
   // NOT_FOUND / INVALID_ARGUMENT when the file cannot be opened.
@@ -41,11 +40,14 @@ class Jobs {
 
  private:
   struct Job;
+  Jobs(Dispatcher& dispatcher, std::unique_ptr<JobStore> store)
+      : dispatcher_(dispatcher), store_(std::move(store)) {}
+  void Start(std::shared_ptr<Job> job);  // needs mu_
   void Execute(std::shared_ptr<Job> job, std::shared_ptr<Run> run);
   std::shared_ptr<Job> Find(const std::string& id) const;
 
   Dispatcher& dispatcher_;
-  const std::string dir_;
+  const std::unique_ptr<JobStore> store_;
   mutable std::mutex mu_;
   std::condition_variable changed_;
   std::map<std::string, std::shared_ptr<Job>> jobs_;

@@ -23,7 +23,8 @@ constexpr char kUsage[] =
     "                    (a Kubernetes headless Service), re-resolved every 5 s\n"
     "  --listen ADDR     gRPC address (default 0.0.0.0:50051; port 0 picks a free one)\n"
     "  --metrics ADDR    Prometheus /metrics endpoint (default: none)\n"
-    "  --job-dir DIR     where job verdict files go (default: $TMPDIR/arbiter-jobs)\n"
+    "  --job-dir DIR     the job database, jobs.sqlite (default: $TMPDIR/arbiter-jobs);\n"
+    "                    jobs running when the coordinator stopped resume at start\n"
     "  --batch N         games per batch at most (default 64)\n"
     "  --batch-deadline-ms MS  lease of a batch on a worker (default 120000)\n"
     "  --port-file FILE  write the bound gRPC port to FILE (and the health port to\n"
@@ -105,8 +106,10 @@ int main(int argc, char** argv) {
 
   arbiter::coordinator::Dispatcher dispatcher(options, *registry);
   if (absl::Status s = dispatcher.Start(); !s.ok()) return Fail(s);
-  arbiter::coordinator::Jobs jobs(dispatcher, job_dir);
-  arbiter::coordinator::ArbiterService service(dispatcher, jobs);
+  absl::StatusOr<std::unique_ptr<arbiter::coordinator::Jobs>> jobs =
+      arbiter::coordinator::Jobs::Open(dispatcher, job_dir);
+  if (!jobs.ok()) return Fail(jobs.status());
+  arbiter::coordinator::ArbiterService service(dispatcher, **jobs);
   absl::StatusOr<arbiter::serving::Listening> listening =
       arbiter::serving::Start(args->Get("listen", "0.0.0.0:50051"), *credentials, {&service},
                               args->Get("port-file"), args->Get("health"));

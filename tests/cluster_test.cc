@@ -232,6 +232,7 @@ class Cluster : public ::testing::Test {
   // `workers` as --workers takes it.
   int StartCoordinatorFor(const std::string& workers, std::vector<std::string> extra = {}) {
     const std::string port_file = Path("coordinator.port");
+    fs::remove(port_file);
     coordinator_ = std::make_unique<Process>(
         Concat({kBin + "/arbiter-coordinator", "--listen", "127.0.0.1:0", "--workers", workers,
                 "--job-dir", Path("jobs"), "--batch", "16", "--port-file", port_file},
@@ -538,6 +539,55 @@ TEST_F(Cluster, TlsTokensAndWorkersThatAcceptOnlyTheCoordinator) {
   const int health = WaitForPort(Path("coordinator.port.health"));
   ASSERT_GT(health, 0);
   EXPECT_TRUE(Serving(health));
+}
+
+// Durable jobs: the coordinator is killed with SIGKILL mid-job and started
+// again on the same job directory; it resumes the job, the client
+// re-attaches by id, and the verdicts equal the embedded run's — none lost,
+// none twice.
+TEST_F(Cluster, AJobSurvivesACoordinatorKilledMidJob) {
+  const std::string shared = testing::SharedDir();
+  const std::string lichess = shared + "/games/lichess_jishanshaikh4_37221.pgn.zst";
+  if (shared.empty() || !fs::exists(lichess))
+    GTEST_SKIP() << "../shared/games/lichess_jishanshaikh4_37221.pgn.zst is absent";
+  const std::string& games = lichess;  // 37,221 games: long enough to kill mid-job
+  std::vector<int> ports = {StartWorker(0), StartWorker(1)};
+  for (int p : ports) ASSERT_GT(p, 0);
+  int c = StartCoordinator(ports);
+  ASSERT_GT(c, 0);
+  auto client = [&](int port) {
+    return absl::StrCat("env -u ARBITER_SYZYGY ", kBin, "/arbiter --coordinator ", Address(port),
+                        " job ");
+  };
+  testing::CommandResult submit = testing::RunCommand(client(c) + "submit " + games);
+  ASSERT_EQ(submit.exit_code, 0) << submit.out;
+  const std::string id = submit.out.substr(0, submit.out.find('\n'));
+  // Kill once a good part, but not all, is committed.
+  const std::regex done_re(" ([0-9]+) games ruled");
+  int64_t done = 0;
+  for (int i = 0; i < 3000 && done < 1000; ++i) {
+    std::this_thread::sleep_for(milliseconds(10));
+    testing::CommandResult state = testing::RunCommand(client(c) + "watch " + id + " | head -1");
+    std::smatch m;
+    if (std::regex_search(state.out, m, done_re)) done = std::stoll(m[1]);
+  }
+  ASSERT_GE(done, 1000);
+  ASSERT_LT(done, 37221) << "the job ended before the kill";
+  coordinator_->Kill(SIGKILL);
+  c = StartCoordinator(ports);
+  ASSERT_GT(c, 0);
+  testing::CommandResult watch = testing::RunCommand(client(c) + "watch " + id);
+  EXPECT_EQ(watch.exit_code, 0) << watch.out;
+  testing::CommandResult results =
+      testing::RunCommand(client(c) + "results " + id + " --format jsonl");
+  ASSERT_EQ(results.exit_code, 0);
+  testing::CommandResult local = testing::RunCommand(
+      absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin, "/arbiter verify ", games,
+                   " --tables ", kTables, " --format jsonl"));
+  EXPECT_EQ(testing::Lines(results.out).size(), 37222u);
+  EXPECT_TRUE(WithoutTiming(results.out) == WithoutTiming(local.out))
+      << "the resumed job's verdicts differ from the embedded run's";
+  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), "resuming job " + id);
 }
 
 TEST_F(Cluster, JobOverAFileOnSharedStorage) {

@@ -1,0 +1,133 @@
+#include "server/job_store.h"
+
+#include <sqlite3.h>
+
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::coordinator {
+namespace {
+
+// Finalizes a statement however the function returns.
+struct Statement {
+  sqlite3_stmt* s = nullptr;
+  ~Statement() { sqlite3_finalize(s); }
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return absl::InternalError(absl::StrCat("job database ", path, ": ", message));
+  }
+  std::unique_ptr<JobStore> store(new JobStore(db));
+  // WAL: readers (result streams) do not block the writer. synchronous
+  // NORMAL survives a killed process (the case the coordinator is built
+  // for); only an OS crash may lose the last commits, which are then redone.
+  for (const char* sql :
+       {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=5000",
+        "CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, job BLOB NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS verdicts (job TEXT NOT NULL, seq INTEGER NOT NULL, "
+        "verdict BLOB NOT NULL, PRIMARY KEY (job, seq)) WITHOUT ROWID"}) {
+    if (absl::Status s = store->Exec(sql); !s.ok())
+      return absl::InternalError(absl::StrCat("job database ", path, ": ", s.message()));
+  }
+  return store;
+}
+
+JobStore::~JobStore() { sqlite3_close(db_); }
+
+absl::Status JobStore::Error(const char* what) {
+  return absl::InternalError(absl::StrCat(what, ": ", sqlite3_errmsg(db_)));
+}
+
+absl::Status JobStore::Exec(const char* sql) {
+  char* message = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+    absl::Status s = absl::InternalError(absl::StrCat(sql, ": ", message ? message : "error"));
+    sqlite3_free(message);
+    return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status JobStore::Create(const v1::Job& job) { return Commit(job, {}); }
+
+absl::Status JobStore::Commit(const v1::Job& job,
+                              const std::vector<std::pair<int64_t, std::string>>& verdicts) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
+  auto rollback = [&](absl::Status s) {
+    Exec("ROLLBACK").IgnoreError();
+    return s;
+  };
+  {
+    Statement insert;
+    if (sqlite3_prepare_v2(db_,
+                           "INSERT OR IGNORE INTO verdicts (job, seq, verdict) VALUES (?, ?, ?)",
+                           -1, &insert.s, nullptr) != SQLITE_OK)
+      return rollback(Error("prepare verdict insert"));
+    for (const auto& [seq, verdict] : verdicts) {
+      sqlite3_bind_text(insert.s, 1, job.id().data(), int(job.id().size()), SQLITE_STATIC);
+      sqlite3_bind_int64(insert.s, 2, seq);
+      sqlite3_bind_blob(insert.s, 3, verdict.data(), int(verdict.size()), SQLITE_STATIC);
+      if (sqlite3_step(insert.s) != SQLITE_DONE) return rollback(Error("insert verdict"));
+      sqlite3_reset(insert.s);
+    }
+  }
+  {
+    Statement upsert;
+    const std::string blob = job.SerializeAsString();
+    if (sqlite3_prepare_v2(db_, "INSERT OR REPLACE INTO jobs (id, job) VALUES (?, ?)", -1,
+                           &upsert.s, nullptr) != SQLITE_OK)
+      return rollback(Error("prepare job update"));
+    sqlite3_bind_text(upsert.s, 1, job.id().data(), int(job.id().size()), SQLITE_STATIC);
+    sqlite3_bind_blob(upsert.s, 2, blob.data(), int(blob.size()), SQLITE_STATIC);
+    if (sqlite3_step(upsert.s) != SQLITE_DONE) return rollback(Error("update job"));
+  }
+  return Exec("COMMIT");
+}
+
+absl::StatusOr<std::vector<v1::Job>> JobStore::Jobs() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement select;
+  if (sqlite3_prepare_v2(db_, "SELECT job FROM jobs", -1, &select.s, nullptr) != SQLITE_OK)
+    return Error("prepare job list");
+  std::vector<v1::Job> out;
+  int rc;
+  while ((rc = sqlite3_step(select.s)) == SQLITE_ROW) {
+    v1::Job job;
+    if (!job.ParseFromArray(sqlite3_column_blob(select.s, 0), sqlite3_column_bytes(select.s, 0)))
+      return absl::DataLossError("job database: a job record does not parse");
+    out.push_back(std::move(job));
+  }
+  if (rc != SQLITE_DONE) return Error("list jobs");
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> JobStore::Verdicts(const std::string& id, int64_t from,
+                                                            int64_t limit) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement select;
+  if (sqlite3_prepare_v2(db_,
+                         "SELECT verdict FROM verdicts WHERE job = ? AND seq >= ? ORDER BY seq "
+                         "LIMIT ?",
+                         -1, &select.s, nullptr) != SQLITE_OK)
+    return Error("prepare verdict read");
+  sqlite3_bind_text(select.s, 1, id.data(), int(id.size()), SQLITE_STATIC);
+  sqlite3_bind_int64(select.s, 2, from);
+  sqlite3_bind_int64(select.s, 3, limit);
+  std::vector<std::string> out;
+  int rc;
+  while ((rc = sqlite3_step(select.s)) == SQLITE_ROW) {
+    const char* data = static_cast<const char*>(sqlite3_column_blob(select.s, 0));
+    out.emplace_back(data ? data : "", size_t(sqlite3_column_bytes(select.s, 0)));
+  }
+  if (rc != SQLITE_DONE) return Error("read verdicts");
+  return out;
+}
+
+}  // namespace arbiter::coordinator
