@@ -17,8 +17,35 @@ grpc::Status ToGrpc(const absl::Status& s) {
                 : grpc::Status(grpc::StatusCode(int(s.code())), std::string(s.message()));
 }
 
-grpc::Status CheckOptions(const v1::SearchOptions& options) {
-  return ToGrpc(wire::FromProto(options).status());
+// A record sent by a client must stay within the limits the PGN reader
+// enforces on files (core/pgn/pgn_reader.h): the work and memory a game may
+// cost do not depend on how it arrived.
+absl::Status CheckRecord(const v1::GameRecord& r) {
+  if (size_t(r.move_lines_size()) > PgnReader::kMaxPlies)
+    return absl::ResourceExhaustedError(absl::StrCat("game ", r.index(), ": ", r.move_lines_size(),
+                                                     " plies, more than ", PgnReader::kMaxPlies));
+  for (const v1::GameRecord::Tag& t : r.tags())
+    if (t.name().size() + t.value().size() > PgnReader::kMaxTagBytes)
+      return absl::ResourceExhaustedError(absl::StrCat("game ", r.index(), ": a tag of more than ",
+                                                       PgnReader::kMaxTagBytes, " bytes"));
+  for (const v1::GameRecord::Annotation& a : r.annotations())
+    if (a.comment().size() > PgnReader::kMaxCommentBytes)
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "game ", r.index(), ": a comment of more than ", PgnReader::kMaxCommentBytes, " bytes"));
+  return absl::OkStatus();
+}
+
+// In a stream a record over the limits becomes an error verdict, like any
+// unreadable game, and the stream goes on.
+v1::GameRecord Checked(v1::GameRecord r) {
+  if (absl::Status s = CheckRecord(r); !s.ok()) {
+    v1::GameRecord refused;
+    refused.set_index(r.index());
+    refused.set_error_code(int(s.code()));
+    refused.set_error_message(std::string(s.message()));
+    return refused;
+  }
+  return r;
 }
 
 // The first game of a PGN text, numbered `index`; a text without a game
@@ -36,15 +63,32 @@ v1::GameRecord RecordFromPgn(const std::string& pgn, int64_t index) {
 
 }  // namespace
 
-grpc::Status ArbiterService::Analyze(grpc::ServerContext*, const v1::AnalyzeRequest* request,
+grpc::Status ArbiterService::CheckOptions(const v1::SearchOptions& options) const {
+  if (grpc::Status s = ToGrpc(wire::FromProto(options).status()); !s.ok()) return s;
+  if (options.budget() > limits_.max_budget)
+    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                        absl::StrCat("budget ", options.budget(), " exceeds this coordinator's ",
+                                     limits_.max_budget, " (--max-budget)"));
+  return grpc::Status::OK;
+}
+
+grpc::Status ArbiterService::Analyze(grpc::ServerContext* ctx, const v1::AnalyzeRequest* request,
                                      v1::Assessment* out) {
   if (grpc::Status s = CheckOptions(request->options()); !s.ok()) return s;
-  return dispatcher_.Analyze(*request, out);
+  if (request->moves_size() > int(PgnReader::kMaxPlies))
+    return grpc::Status(
+        grpc::StatusCode::RESOURCE_EXHAUSTED,
+        absl::StrCat(request->moves_size(), " moves, more than ", PgnReader::kMaxPlies));
+  // The client's deadline, when shorter than the coordinator's own.
+  return dispatcher_.Analyze(*request, out, ctx->deadline());
 }
 
 grpc::Status ArbiterService::VerifyGame(grpc::ServerContext*, const v1::VerifyGameRequest* request,
                                         v1::GameVerdict* out) {
   if (grpc::Status s = CheckOptions(request->options()); !s.ok()) return s;
+  if (request->has_record()) {
+    if (absl::Status s = CheckRecord(request->record()); !s.ok()) return ToGrpc(s);
+  }
   std::shared_ptr<Run> run = dispatcher_.NewRun(request->options());
   run->Add(request->has_record() ? request->record() : RecordFromPgn(request->pgn(), 1));
   run->Finish();
@@ -73,7 +117,7 @@ grpc::Status ArbiterService::VerifyGames(
           std::lock_guard<std::mutex> lock(ids_mu);
           ids.push_back(std::move(*game.mutable_id()));
         }
-        if (!run->Add(game.has_record() ? std::move(*game.mutable_record())
+        if (!run->Add(game.has_record() ? Checked(std::move(*game.mutable_record()))
                                         : RecordFromPgn(game.pgn(), n)))
           return;
       }

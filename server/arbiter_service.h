@@ -8,9 +8,15 @@
 
 namespace arbiter::coordinator {
 
+// What one request may ask for.
+struct RequestLimits {
+  uint64_t max_budget = 10'000'000;  // positions per side of a mate search
+};
+
 class ArbiterService final : public v1::Arbiter::Service {
  public:
-  ArbiterService(Dispatcher& dispatcher, Jobs& jobs) : dispatcher_(dispatcher), jobs_(jobs) {}
+  ArbiterService(Dispatcher& dispatcher, Jobs& jobs, RequestLimits limits)
+      : dispatcher_(dispatcher), jobs_(jobs), limits_(limits) {}
 
   grpc::Status Analyze(grpc::ServerContext* ctx, const v1::AnalyzeRequest* request,
                        v1::Assessment* out) override;
@@ -29,8 +35,12 @@ class ArbiterService final : public v1::Arbiter::Service {
                              grpc::ServerWriter<v1::GameVerdict>* writer) override;
 
  private:
+  // INVALID_ARGUMENT / RESOURCE_EXHAUSTED for options out of bounds.
+  grpc::Status CheckOptions(const v1::SearchOptions& options) const;
+
   Dispatcher& dispatcher_;
   Jobs& jobs_;
+  const RequestLimits limits_;
 };
 
 }  // namespace arbiter::coordinator

@@ -504,7 +504,8 @@ void Dispatcher::Stop() {
   }
 }
 
-grpc::Status Dispatcher::Analyze(const v1::AnalyzeRequest& request, v1::Assessment* out) {
+grpc::Status Dispatcher::Analyze(const v1::AnalyzeRequest& request, v1::Assessment* out,
+                                 std::chrono::system_clock::time_point deadline) {
   std::set<int> tried;
   grpc::Status last(grpc::StatusCode::UNAVAILABLE, "no worker is serving");
   for (int attempt = 0; attempt < 3; ++attempt) {
@@ -521,7 +522,7 @@ grpc::Status Dispatcher::Analyze(const v1::AnalyzeRequest& request, v1::Assessme
     tried.insert(e->id);
     const auto start = Clock::now();
     grpc::ClientContext ctx;
-    ctx.set_deadline(After(options_.analyze_deadline));
+    ctx.set_deadline(std::min(deadline, After(options_.analyze_deadline)));
     grpc::Status s = e->stub->Analyze(&ctx, request, out);
     {
       std::lock_guard<std::mutex> lock(mu_);

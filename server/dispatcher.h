@@ -119,7 +119,10 @@ class Dispatcher {
   void Stop();
 
   // One position on a worker, retried on another when the first fails.
-  grpc::Status Analyze(const v1::AnalyzeRequest& request, v1::Assessment* out);
+  // Each attempt ends by `deadline` or the coordinator's own analyze
+  // deadline, whichever comes first.
+  grpc::Status Analyze(const v1::AnalyzeRequest& request, v1::Assessment* out,
+                       std::chrono::system_clock::time_point deadline);
 
   // Workers answering now.
   int workers_up() const;

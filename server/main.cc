@@ -26,6 +26,8 @@ constexpr char kUsage[] =
     "  --job-dir DIR     the job database, jobs.sqlite (default: $TMPDIR/arbiter-jobs);\n"
     "                    jobs running when the coordinator stopped resume at start\n"
     "  --batch N         games per batch at most (default 64)\n"
+    "  --max-budget N    largest mate-search budget a request may ask (default 10^7)\n"
+    "  --max-message-mb M  largest request message (default 16; more: RESOURCE_EXHAUSTED)\n"
     "  --batch-deadline-ms MS  lease of a batch on a worker (default 120000)\n"
     "  --port-file FILE  write the bound gRPC port to FILE (and the health port to\n"
     "                    FILE.health)\n"
@@ -54,7 +56,8 @@ int main(int argc, char** argv) {
   absl::StatusOr<arbiter::cli::Args> args = arbiter::cli::Args::Parse(
       rest,
       {"workers", "listen", "metrics", "job-dir", "batch", "batch-deadline-ms", "port-file",
-       "health", "tls-cert", "tls-key", "tokens", "worker-ca", "worker-cert", "worker-key"},
+       "health", "tls-cert", "tls-key", "tokens", "worker-ca", "worker-cert", "worker-key",
+       "max-budget", "max-message-mb"},
       {});
   if (!args.ok()) return Fail(args.status());
   if (!args->positional().empty())
@@ -109,10 +112,19 @@ int main(int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<arbiter::coordinator::Jobs>> jobs =
       arbiter::coordinator::Jobs::Open(dispatcher, job_dir);
   if (!jobs.ok()) return Fail(jobs.status());
-  arbiter::coordinator::ArbiterService service(dispatcher, **jobs);
-  absl::StatusOr<arbiter::serving::Listening> listening =
-      arbiter::serving::Start(args->Get("listen", "0.0.0.0:50051"), *credentials, {&service},
-                              args->Get("port-file"), args->Get("health"));
+  arbiter::coordinator::RequestLimits limits;
+  absl::StatusOr<int64_t> max_budget = args->GetInt("max-budget", int64_t(limits.max_budget));
+  if (!max_budget.ok()) return Fail(max_budget.status());
+  if (*max_budget < 1) return Fail(absl::InvalidArgumentError("--max-budget must be >= 1"));
+  limits.max_budget = uint64_t(*max_budget);
+  absl::StatusOr<int64_t> max_message_mb = args->GetInt("max-message-mb", 16);
+  if (!max_message_mb.ok()) return Fail(max_message_mb.status());
+  if (*max_message_mb < 1 || *max_message_mb > 1024)
+    return Fail(absl::InvalidArgumentError("--max-message-mb must be 1..1024"));
+  arbiter::coordinator::ArbiterService service(dispatcher, **jobs, limits);
+  absl::StatusOr<arbiter::serving::Listening> listening = arbiter::serving::Start(
+      args->Get("listen", "0.0.0.0:50051"), *credentials, {&service}, args->Get("port-file"),
+      args->Get("health"), int(*max_message_mb) << 20);
   if (!listening.ok()) return Fail(listening.status());
   // Serving as soon as it listens: work waits in its queue until workers
   // come, and readiness must not flap whenever one worker restarts.

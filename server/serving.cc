@@ -40,7 +40,8 @@ void SetHealth(grpc::Server* server, bool serving) {
 absl::StatusOr<Listening> Start(const std::string& address,
                                 std::shared_ptr<grpc::ServerCredentials> credentials,
                                 const std::vector<grpc::Service*>& services,
-                                const std::string& port_file, const std::string& health_address) {
+                                const std::string& port_file, const std::string& health_address,
+                                int max_message_bytes) {
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   Listening out;
@@ -50,6 +51,7 @@ absl::StatusOr<Listening> Start(const std::string& address,
     // not silently share the port's connections with the first.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.AddListeningPort(address, credentials, &out.port);
+    builder.SetMaxReceiveMessageSize(max_message_bytes);
     for (grpc::Service* s : services) builder.RegisterService(s);
     out.server = builder.BuildAndStart();
     if (!out.server || out.port == 0)

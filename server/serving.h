@@ -34,11 +34,13 @@ struct Listening {
 // `services`, the health service (every service NOT_SERVING until
 // SetServing) and reflection. Writes the port to `port_file` if not empty
 // (via a temporary file and a rename, so a reader never sees half a number).
+// Larger requests than `max_message_bytes` fail with RESOURCE_EXHAUSTED.
 absl::StatusOr<Listening> Start(const std::string& address,
                                 std::shared_ptr<grpc::ServerCredentials> credentials,
                                 const std::vector<grpc::Service*>& services,
                                 const std::string& port_file,
-                                const std::string& health_address = "");
+                                const std::string& health_address = "",
+                                int max_message_bytes = 64 << 20);
 
 // Health status of the whole server ("" service) and of every service, on
 // both servers.

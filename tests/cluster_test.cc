@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "arbiter/v1/arbiter.grpc.pb.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
@@ -588,6 +589,76 @@ TEST_F(Cluster, AJobSurvivesACoordinatorKilledMidJob) {
   EXPECT_TRUE(WithoutTiming(results.out) == WithoutTiming(local.out))
       << "the resumed job's verdicts differ from the embedded run's";
   EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), "resuming job " + id);
+}
+
+// Limits: a request asking too much is refused with RESOURCE_EXHAUSTED and
+// a message; in a stream, the one over-long record gets an error verdict and
+// the others theirs.
+TEST_F(Cluster, RequestsOverTheLimitsAreRefusedClearly) {
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w}, {"--max-budget", "1000000", "--max-message-mb", "1"});
+  ASSERT_GT(c, 0);
+  testing::CommandResult budget = testing::RunCommand(
+      absl::StrCat(kBin, "/arbiter --coordinator ", Address(c),
+                   " analyze --fen '8/8/8/4k3/8/8/2B5/K7 w - - 0 1' --budget 2000000 2>&1"));
+  EXPECT_EQ(budget.exit_code, 2);
+  EXPECT_PRED_FORMAT2(testing::Contains, budget.out, "exceeds this coordinator's 1000000");
+
+  auto stub =
+      v1::Arbiter::NewStub(grpc::CreateChannel(Address(c), grpc::InsecureChannelCredentials()));
+  v1::GameRecord longest;
+  longest.set_index(1);
+  for (int i = 0; i < 10001; ++i) {
+    longest.mutable_moves()->append(i % 4 < 2 ? (i % 2 ? "Nf6 " : "Nf3 ")
+                                              : (i % 2 ? "Ng8 " : "Ng1 "));
+    longest.add_move_lines(1);
+  }
+  {
+    v1::VerifyGameRequest request;
+    *request.mutable_record() = longest;
+    v1::GameVerdict reply;
+    grpc::ClientContext ctx;
+    grpc::Status s = stub->VerifyGame(&ctx, request, &reply);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+    EXPECT_PRED_FORMAT2(testing::Contains, s.error_message(), "10001 plies, more than 10000");
+  }
+  {
+    v1::VerifyGameRequest request;
+    request.set_pgn(std::string(2 << 20, ' '));  // 2 MB, over --max-message-mb 1
+    v1::GameVerdict reply;
+    grpc::ClientContext ctx;
+    EXPECT_EQ(stub->VerifyGame(&ctx, request, &reply).error_code(),
+              grpc::StatusCode::RESOURCE_EXHAUSTED);
+  }
+  {
+    grpc::ClientContext ctx;
+    auto stream = stub->VerifyGames(&ctx);
+    v1::VerifyGamesRequest request;
+    for (int i = 0; i < 3; ++i) {
+      v1::GameInput* game = request.add_games();
+      game->set_id(absl::StrCat("g", i));
+      if (i == 1) {
+        v1::GameRecord shorter = longest;
+        shorter.set_index(2);
+        *game->mutable_record() = shorter;
+      } else {
+        game->set_pgn("[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n");
+      }
+    }
+    ASSERT_TRUE(stream->Write(request));
+    stream->WritesDone();
+    std::vector<v1::IdentifiedVerdict> got;
+    v1::VerifyGamesResponse response;
+    while (stream->Read(&response))
+      for (const v1::IdentifiedVerdict& v : response.verdicts()) got.push_back(v);
+    EXPECT_TRUE(stream->Finish().ok());
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_EQ(got[0].verdict().ruling().rule(), "checkmate");
+    EXPECT_PRED_FORMAT2(testing::Contains, got[1].verdict().error(), "more than 10000");
+    EXPECT_EQ(got[2].id(), "g2");
+    EXPECT_EQ(got[2].verdict().ruling().rule(), "checkmate");
+  }
 }
 
 TEST_F(Cluster, JobOverAFileOnSharedStorage) {
