@@ -17,33 +17,12 @@ pgn=${5:-examples/lichess_sample.pgn}
 tables=$build/bench-tables
 "$build/arbiter" tables build "$tables" >/dev/null
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-wait_port() {
-  for _ in $(seq 500); do [ -s "$1" ] && return 0; sleep 0.02; done
-  echo "no port in $1" >&2; exit 1
-}
-workers=""
-for i in $(seq "$n"); do
-  "$build/arbiter-worker" --listen 127.0.0.1:0 --threads 1 --tables "$tables" \
-    --port-file "$work/w$i" 2>>"$work/log" &
-  pids+=($!)
-  wait_port "$work/w$i"
-  workers+="${workers:+,}127.0.0.1:$(cat "$work/w$i")"
-done
-"$build/arbiter-coordinator" --listen 127.0.0.1:0 --workers "$workers" --job-dir "$work/jobs" \
-  --port-file "$work/c" 2>>"$work/log" &
-pids+=($!)
-wait_port "$work/c"
-sleep 1
+# shellcheck source=bench/cluster_lib.sh
+. bench/cluster_lib.sh
+start_workers "$build" "$n" "$tables"
+start_coordinator "$build" "$workers"
 pid_args=()
 for p in "${pids[@]}"; do pid_args+=(--pid "$p"); done
-echo "pids: workers ${pids[*]:0:$n}, coordinator ${pids[$n]}"
-"$build/bench/load_test" --coordinator "127.0.0.1:$(cat "$work/c")" --pgn "$pgn" \
+echo "pids: workers ${worker_pids[*]}, coordinator $coordinator_pid"
+"$build/bench/load_test" --coordinator "$coordinator" --pgn "$pgn" \
   --clients "$clients" --seconds "$seconds" "${pid_args[@]}"

@@ -207,14 +207,18 @@ absl::Status Dispatcher::Start() {
     if (address.find(':') == std::string::npos)
       return absl::InvalidArgumentError(
           absl::StrCat("--workers: \"", address, "\" is not HOST:PORT"));
-    if (endpoints_.count(address)) continue;
-    auto e = std::make_shared<Endpoint>();
-    e->id = next_endpoint_id_++;
-    e->address = address;
-    endpoints_[address] = e;
-    threads_.emplace_back([this, e] { Manage(e); });
+    AddEndpoint(address);
   }
   return absl::OkStatus();
+}
+
+void Dispatcher::AddEndpoint(const std::string& address) {
+  if (endpoints_.count(address)) return;
+  auto e = std::make_shared<Endpoint>();
+  e->id = next_endpoint_id_++;
+  e->address = address;
+  endpoints_[address] = e;
+  threads_.emplace_back([this, e] { Manage(e); });
 }
 
 void Dispatcher::Resolve() {
@@ -235,14 +239,7 @@ void Dispatcher::Resolve() {
   } else {
     return;  // keep what we have: a resolver hiccup is not a scale-down
   }
-  for (const std::string& address : found) {
-    if (endpoints_.count(address)) continue;
-    auto e = std::make_shared<Endpoint>();
-    e->id = next_endpoint_id_++;
-    e->address = address;
-    endpoints_[address] = e;
-    threads_.emplace_back([this, e] { Manage(e); });
-  }
+  for (const std::string& address : found) AddEndpoint(address);
   for (auto it = endpoints_.begin(); it != endpoints_.end();) {
     if (found.count(it->first)) {
       ++it;

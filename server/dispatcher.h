@@ -134,7 +134,8 @@ class Dispatcher {
   struct Endpoint;
   struct Batch;
 
-  void Resolve();  // (re)reads the worker list; needs mu_
+  void Resolve();                                // (re)reads the worker list; needs mu_
+  void AddEndpoint(const std::string& address);  // unless known; needs mu_
   void Resolver();
   void Manage(std::shared_ptr<Endpoint> e);
   void Send(std::shared_ptr<Endpoint> e);

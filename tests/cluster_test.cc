@@ -151,6 +151,20 @@ std::string Metrics(int port) {
   return out;
 }
 
+const std::string kSample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
+
+// `arbiter verify FILE --format jsonl` through the coordinator on `port`,
+// and embedded (with the tests' retrograde tables), without Syzygy tables.
+testing::CommandResult VerifyRemote(int port, const std::string& file) {
+  return testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY ", kBin, "/arbiter --coordinator ",
+                                          Address(port), " verify ", file, " --format jsonl"));
+}
+testing::CommandResult VerifyEmbedded(const std::string& file) {
+  return testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin,
+                                          "/arbiter verify ", file, " --tables ", kTables,
+                                          " --format jsonl"));
+}
+
 // Calls a unary method by name with a serialized request (GenericStub), so
 // that health and reflection are checked from the wire, as any client sees
 // them, without generated stubs.
@@ -351,13 +365,8 @@ TEST_F(Cluster, VerifySurvivesAKilledWorkerAndTheRestartedOneRejoins) {
   // the coordinator still completes, on it alone, with the embedded output.
   workers_[0]->Kill(SIGTERM);
   workers_[2]->Kill(SIGTERM);
-  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
-  testing::CommandResult alone =
-      testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY ", kBin, "/arbiter --coordinator ",
-                                       Address(c), " verify ", sample, " --format jsonl"));
-  testing::CommandResult local =
-      testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin,
-                                       "/arbiter verify ", sample, " --format jsonl"));
+  testing::CommandResult alone = VerifyRemote(c, kSample);
+  testing::CommandResult local = VerifyEmbedded(kSample);
   EXPECT_EQ(alone.exit_code, 0);
   EXPECT_EQ(WithoutTiming(alone.out), WithoutTiming(local.out));
   workers_[1]->Kill(SIGTERM);
@@ -390,9 +399,7 @@ TEST_F(Cluster, ABatchPastItsDeadlineGoesToAnotherWorker) {
   ASSERT_TRUE(client.Wait(milliseconds(300000), &status)) << "the run did not finish";
   workers_[1]->Signal(SIGCONT);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << ReadFile(Path("client.log"));
-  testing::CommandResult local = testing::RunCommand(
-      absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin, "/arbiter verify ", otb,
-                   " --tables ", kTables, " --format jsonl"));
+  testing::CommandResult local = VerifyEmbedded(otb);
   EXPECT_EQ(WithoutTiming(ReadFile(out)), WithoutTiming(local.out));
   EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), "Deadline Exceeded");
 }
@@ -405,13 +412,8 @@ TEST_F(Cluster, AGameNoWorkerFinishesGetsAnErrorVerdict) {
   ASSERT_GT(w, 0);
   const int c = StartCoordinator({w}, {"--batch-deadline-ms", "1"});
   ASSERT_GT(c, 0);
-  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
-  testing::CommandResult far =
-      testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY ", kBin, "/arbiter --coordinator ",
-                                       Address(c), " verify ", sample, " --format jsonl"));
-  testing::CommandResult local =
-      testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin,
-                                       "/arbiter verify ", sample, " --format jsonl"));
+  testing::CommandResult far = VerifyRemote(c, kSample);
+  testing::CommandResult local = VerifyEmbedded(kSample);
   EXPECT_EQ(far.exit_code, 0);
   std::vector<std::string> got = testing::Lines(far.out), want = testing::Lines(local.out);
   ASSERT_EQ(got.size(), want.size());
@@ -461,13 +463,8 @@ TEST_F(Cluster, WorkersFromADnsNameAndMetrics) {
   const int c = StartCoordinatorFor(absl::StrCat("dns:///localhost:", w),
                                     {"--metrics", Address(coordinator_metrics)});
   ASSERT_GT(c, 0);
-  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
-  testing::CommandResult far =
-      testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY ", kBin, "/arbiter --coordinator ",
-                                       Address(c), " verify ", sample, " --format jsonl"));
-  testing::CommandResult local =
-      testing::RunCommand(absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin,
-                                       "/arbiter verify ", sample, " --format jsonl"));
+  testing::CommandResult far = VerifyRemote(c, kSample);
+  testing::CommandResult local = VerifyEmbedded(kSample);
   EXPECT_EQ(far.exit_code, 0);
   EXPECT_EQ(WithoutTiming(far.out), WithoutTiming(local.out));
   const std::string cm = Metrics(coordinator_metrics), wm = Metrics(worker_metrics);
@@ -500,10 +497,9 @@ TEST_F(Cluster, TlsTokensAndWorkersThatAcceptOnlyTheCoordinator) {
             cert("coordinator-client.pem"), "--worker-key", cert("coordinator-client.key"),
             "--health", "127.0.0.1:0"});
   ASSERT_GT(c, 0);
-  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
   const std::string client = absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_TLS_CA -u ",
                                           "ARBITER_TOKEN_FILE ", kBin, "/arbiter --coordinator ");
-  const std::string verify = absl::StrCat(" verify ", sample, " --format jsonl 2>&1");
+  const std::string verify = absl::StrCat(" verify ", kSample, " --format jsonl 2>&1");
 
   testing::CommandResult good = testing::RunCommand(absl::StrCat(
       client, Address(c), " --tls-ca ", cert("ca.pem"), " --token-file ", cert("token"), verify));
@@ -582,9 +578,7 @@ TEST_F(Cluster, AJobSurvivesACoordinatorKilledMidJob) {
   testing::CommandResult results =
       testing::RunCommand(client(c) + "results " + id + " --format jsonl");
   ASSERT_EQ(results.exit_code, 0);
-  testing::CommandResult local = testing::RunCommand(
-      absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin, "/arbiter verify ", games,
-                   " --tables ", kTables, " --format jsonl"));
+  testing::CommandResult local = VerifyEmbedded(games);
   EXPECT_EQ(testing::Lines(results.out).size(), 37222u);
   EXPECT_TRUE(WithoutTiming(results.out) == WithoutTiming(local.out))
       << "the resumed job's verdicts differ from the embedded run's";
@@ -666,9 +660,8 @@ TEST_F(Cluster, JobOverAFileOnSharedStorage) {
   ASSERT_GT(w, 0);
   const int c = StartCoordinator({w});
   ASSERT_GT(c, 0);
-  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
   const std::string remote = absl::StrCat(kBin, "/arbiter --coordinator ", Address(c), " ");
-  testing::CommandResult submit = testing::RunCommand(remote + "job submit " + sample);
+  testing::CommandResult submit = testing::RunCommand(remote + "job submit " + kSample);
   ASSERT_EQ(submit.exit_code, 0) << submit.out;
   const std::string id = submit.out.substr(0, submit.out.find('\n'));
   ASSERT_EQ(id.size(), 16u) << submit.out;
@@ -678,8 +671,7 @@ TEST_F(Cluster, JobOverAFileOnSharedStorage) {
   testing::CommandResult results =
       testing::RunCommand(remote + "job results " + id + " --format jsonl");
   ASSERT_EQ(results.exit_code, 0);
-  testing::CommandResult local = testing::RunCommand(
-      "env -u ARBITER_COORDINATOR " + kBin + "/arbiter verify " + sample + " --format jsonl");
+  testing::CommandResult local = VerifyEmbedded(kSample);
   EXPECT_EQ(WithoutTiming(results.out), WithoutTiming(local.out));
   // From game 3 on: the same records, fewer of them.
   testing::CommandResult tail =

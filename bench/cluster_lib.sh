@@ -1,0 +1,43 @@
+# Shared by the cluster benchmarks (sourced, not run): a coordinator and
+# workers on 127.0.0.1 with ephemeral ports, stopped when the script exits.
+#   start_workers BUILD N TABLES   sets $workers ("host:port,...") and $worker_pids
+#   start_coordinator BUILD WORKERS  sets $coordinator and $coordinator_pid
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+wait_port() {
+  for _ in $(seq 500); do [ -s "$1" ] && return 0; sleep 0.02; done
+  echo "no port in $1" >&2
+  exit 1
+}
+
+start_workers() {
+  local build=$1 n=$2 tables=$3 i
+  workers=""
+  worker_pids=()
+  for i in $(seq "$n"); do
+    "$build/arbiter-worker" --listen 127.0.0.1:0 --threads 1 --tables "$tables" \
+      --port-file "$work/w$i" 2>>"$work/log" &
+    pids+=($!)
+    worker_pids+=($!)
+    wait_port "$work/w$i"
+    workers+="${workers:+,}127.0.0.1:$(cat "$work/w$i")"
+  done
+}
+
+start_coordinator() {
+  local build=$1 list=$2
+  "$build/arbiter-coordinator" --listen 127.0.0.1:0 --workers "$list" --job-dir "$work/jobs" \
+    --port-file "$work/c" 2>>"$work/log" &
+  pids+=($!)
+  coordinator_pid=$!
+  wait_port "$work/c"
+  coordinator=127.0.0.1:$(cat "$work/c")
+  sleep 1  # workers probed and up
+}
