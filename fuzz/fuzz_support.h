@@ -38,7 +38,7 @@ void RequestTarget(std::string_view input);
 
 // CHECK-style: the detail expression (a std::string) is evaluated only on
 // failure.
-#define ARBITER_FUZZ_CHECK(condition, detail)                                    \
-  do {                                                                           \
+#define ARBITER_FUZZ_CHECK(condition, detail)                                          \
+  do {                                                                                 \
     if (!(condition)) ::arbiter::fuzz::Fail(__FILE__, __LINE__, #condition, (detail)); \
   } while (0)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/chess/movegen.h"
 #include "core/io/byte_source.h"
 #include "core/pgn/game_replay.h"
 #include "core/pgn/pgn_reader.h"
@@ -78,8 +79,7 @@ inline void CheckGame(const RawGame& raw, ReplayedGame* replayed, ReplayedGame* 
       ARBITER_FUZZ_CHECK(IsLegalMove(pos, m), absl::StrCat(where, ": illegal move in ", pos.Fen()));
       pos.DoMove(m);
     }
-    ARBITER_FUZZ_CHECK(pos.key() == replayed->end.key() && pos.Fen() == replayed->end.Fen(),
-                       where);
+    ARBITER_FUZZ_CHECK(pos.key() == replayed->end.key() && pos.Fen() == replayed->end.Fen(), where);
   }
 
   VerifyGame(raw, FuzzSearchOptions(), scratch, verdict);
@@ -88,8 +88,8 @@ inline void CheckGame(const RawGame& raw, ReplayedGame* replayed, ReplayedGame* 
   ARBITER_FUZZ_CHECK(verdict->ruling.has_value() == verdict->error.empty(), where);
   if (verdict->ruling) {
     const Ruling& r = *verdict->ruling;
-    ARBITER_FUZZ_CHECK(!r.ended_at_ply || (*r.ended_at_ply >= 0 && *r.ended_at_ply <= verdict->plies),
-                       where);
+    ARBITER_FUZZ_CHECK(
+        !r.ended_at_ply || (*r.ended_at_ply >= 0 && *r.ended_at_ply <= verdict->plies), where);
     ARBITER_FUZZ_CHECK(r.moves_after_end >= 0 && r.moves_after_end <= verdict->plies, where);
     absl::StatusOr<Position> end = Position::FromFen(verdict->end_fen, replayed->chess960);
     ARBITER_FUZZ_CHECK(end.ok(), absl::StrCat(where, ": end FEN ", verdict->end_fen));

@@ -1,8 +1,8 @@
 // PGN through the zstd path of ByteSource (what `verify games.pgn.zst`
 // reads). The first byte picks the mode, the rest is the data:
-//   0: the data is a zstd stream (the magic bytes are put in front when
-//      missing, so that it is always decoded): its games are replayed and
-//      verified as in pgn_fuzzer.cc; corrupt data must be an error.
+//   0: the data is a zstd stream (a frame's magic bytes are put in front
+//      when it does not start like zstd data, so that it is always decoded): its games are replayed
+//      and verified as in pgn_fuzzer.cc; corrupt data must be an error.
 //   1: the data is compressed here, as two concatenated frames split at a
 //      point the second byte picks: decoding must give back the data exactly
 //      (read in chunks of varying size) and the same games as the plain text.
@@ -20,6 +20,12 @@ namespace arbiter::fuzz {
 namespace {
 
 constexpr std::string_view kZstdMagic("\x28\xB5\x2F\xFD", 4);
+
+// What ByteSource decodes as zstd: a frame, or a skippable frame (pzstd).
+bool LooksCompressed(std::string_view data) {
+  return data.starts_with(kZstdMagic) || (data.size() >= 4 && (uint8_t(data[0]) & 0xF0) == 0x50 &&
+                                          data.substr(1, 3) == "\x2A\x4D\x18");
+}
 
 std::string Compress(std::string_view data, int level) {
   std::string out(ZSTD_compressBound(data.size()), '\0');
@@ -45,7 +51,7 @@ absl::Status ReadAll(ByteSource& source, std::string* out) {
 
 void DecodeStream(std::string_view data) {
   std::string stream(data);
-  if (!stream.starts_with(kZstdMagic)) stream.insert(0, kZstdMagic);
+  if (!LooksCompressed(stream)) stream.insert(0, kZstdMagic);
   CheckGames(ReadGames(ByteSource::FromString(std::move(stream)), true));
 }
 
@@ -59,8 +65,7 @@ void RoundTrip(std::string_view text, uint8_t split_byte, int level, bool trunca
     const size_t last_frame = stream.size() - first.size();
     const size_t cut = first.size() + 1 + (split_byte * 31 + text.size()) % (last_frame - 1);
     std::string decoded;
-    absl::Status status =
-        ReadAll(*ByteSource::FromString(stream.substr(0, cut)), &decoded);
+    absl::Status status = ReadAll(*ByteSource::FromString(stream.substr(0, cut)), &decoded);
     ARBITER_FUZZ_CHECK(!status.ok(), absl::StrCat("a stream of ", stream.size(), " bytes cut at ",
                                                   cut, " read without an error"));
     ARBITER_FUZZ_CHECK(text.starts_with(decoded), "decoded bytes differ from the text");
@@ -70,11 +75,11 @@ void RoundTrip(std::string_view text, uint8_t split_byte, int level, bool trunca
   std::string decoded;
   absl::Status status = ReadAll(*ByteSource::FromString(stream), &decoded);
   ARBITER_FUZZ_CHECK(status.ok(), status.ToString());
-  ARBITER_FUZZ_CHECK(decoded == text, absl::StrCat(decoded.size(), " bytes decoded of ",
-                                                   text.size()));
+  ARBITER_FUZZ_CHECK(decoded == text,
+                     absl::StrCat(decoded.size(), " bytes decoded of ", text.size()));
   // Plain text that itself starts with the magic bytes would be decoded once
   // more when read directly; only the first reading is comparable.
-  if (text.starts_with(kZstdMagic)) return;
+  if (LooksCompressed(text)) return;
   CheckSameGames(ReadGames(ByteSource::FromString(stream), true),
                  ReadGames(ByteSource::FromString(std::string(text)), true),
                  /*comments_dropped=*/false);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "arbiter/v1/worker.pb.h"
 #include "core/io/byte_source.h"
 #include "core/rules/position_analysis.h"
 #include "core/rules/report.h"
@@ -29,7 +30,9 @@ namespace {
 constexpr int kMaxGames = 16;
 constexpr int kMaxMoves = 64;
 
-MateSearchOptions TinySearch() { return MateSearchOptions{.node_budget = 200, .retrograde = false}; }
+MateSearchOptions TinySearch() {
+  return MateSearchOptions{.node_budget = 200, .retrograde = false};
+}
 
 template <typename M>
 M Reparsed(const M& message) {
@@ -47,10 +50,10 @@ void CheckOptions(const v1::SearchOptions& o) {
                      absl::StrCat("budget ", o.budget(), " table_mb ", o.table_mb(), ": ",
                                   options.status().ToString()));
   if (!options.ok()) return;
-  ARBITER_FUZZ_CHECK(options->node_budget == (o.budget() ? o.budget() : 200000) &&
-                         options->table_bytes == (o.table_mb() ? size_t(o.table_mb()) << 20
-                                                               : size_t(16) << 20),
-                     absl::StrCat("budget ", o.budget(), " table_mb ", o.table_mb()));
+  ARBITER_FUZZ_CHECK(
+      options->node_budget == (o.budget() ? o.budget() : 200000) &&
+          options->table_bytes == (o.table_mb() ? size_t(o.table_mb()) << 20 : size_t(16) << 20),
+      absl::StrCat("budget ", o.budget(), " table_mb ", o.table_mb()));
 }
 
 bool SameGame(const RawGame& a, const RawGame& b) {
@@ -77,8 +80,7 @@ void VerifyRecord(const v1::GameRecord& record) {
   VerifyGame(raw, TinySearch(), &scratch, &verdict);
   absl::StatusOr<GameVerdict> back = wire::FromProto(Reparsed(wire::ToProto(verdict)));
   ARBITER_FUZZ_CHECK(back.ok(), back.status().ToString());
-  ARBITER_FUZZ_CHECK(GameVerdictJson(*back) == GameVerdictJson(verdict),
-                     GameVerdictJson(verdict));
+  ARBITER_FUZZ_CHECK(GameVerdictJson(*back) == GameVerdictJson(verdict), GameVerdictJson(verdict));
 }
 
 // The first game of a PGN text, as the coordinator turns it into a record.
@@ -107,9 +109,9 @@ void Analyze(const v1::AnalyzeRequest& request) {
   const v1::Assessment sent = wire::ToProto(*a);
   absl::StatusOr<PositionAnalysis> back = wire::FromProto(Reparsed(sent));
   ARBITER_FUZZ_CHECK(back.ok(), back.status().ToString());
-  ARBITER_FUZZ_CHECK(
-      AssessmentJson(back->position, back->assessment) == AssessmentJson(a->position, a->assessment),
-      AssessmentJson(a->position, a->assessment));
+  ARBITER_FUZZ_CHECK(AssessmentJson(back->position, back->assessment) ==
+                         AssessmentJson(a->position, a->assessment),
+                     AssessmentJson(a->position, a->assessment));
   ARBITER_FUZZ_CHECK(wire::ToProto(*back).SerializeAsString() == sent.SerializeAsString(),
                      sent.ShortDebugString());
 }

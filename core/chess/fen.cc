@@ -1,5 +1,6 @@
 // FEN reading and writing for Position, with errors that say what is wrong
 // and where (field number and text).
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -13,6 +14,10 @@ namespace arbiter {
 namespace {
 
 constexpr std::string_view kPieceChars = " PNBRQK  pnbrqk";
+
+// The largest fullmove number read, far beyond any game the Laws allow (the
+// 75-move and fivefold rules end every game within 8,849 moves).
+constexpr int kMaxFullmove = 100000;
 
 absl::Status FenError(int field, std::string_view text, const std::string& why) {
   static constexpr const char* kFieldNames[] = {"placement",  "side to move",   "castling",
@@ -184,7 +189,7 @@ absl::StatusOr<Position> FenParser::Parse(std::string_view fen, bool chess960) {
     absl::StatusOr<int> h = ParseCounter(4, fields[4], 0, 65535);
     if (!h.ok()) return h.status();
     // Some writers emit fullmove 0; it is harmless and read as 1.
-    absl::StatusOr<int> f = ParseCounter(5, fields[5], 0, 100000);
+    absl::StatusOr<int> f = ParseCounter(5, fields[5], 0, kMaxFullmove);
     if (!f.ok()) return f.status();
     halfmove = *h;
     fullmove = std::max(*f, 1);
@@ -279,7 +284,11 @@ std::string Position::Fen() const {
   if (!any) out += '-';
   out += ' ';
   out += ep_square() == kNoSquare ? "-" : SquareName(ep_square());
-  absl::StrAppend(&out, " ", halfmove_clock(), " ", fullmove_number());
+  // Moves played from a FEN near the limit count past it; the number
+  // written stops there so that every FEN written reads back. (A verdict's
+  // end_fen is parsed again when it crosses the wire, and the client stops
+  // a run at a verdict that does not parse.) It is no part of the identity.
+  absl::StrAppend(&out, " ", halfmove_clock(), " ", std::min(fullmove_number(), kMaxFullmove));
   return out;
 }
 

@@ -24,6 +24,14 @@ namespace {
 
 constexpr char kZstdMagic[4] = {'\x28', '\xB5', '\x2F', '\xFD'};
 
+// Zstd data: a frame's magic bytes, or those of a skippable frame
+// (0x184D2A50..5F, little-endian), which pzstd writes before every frame.
+// Testing the first only read pzstd's output as PGN text ("unexpected token").
+bool IsZstdStart(std::string_view head) {
+  if (head == std::string_view(kZstdMagic, sizeof(kZstdMagic))) return true;
+  return head.size() == 4 && (uint8_t(head[0]) & 0xF0) == 0x50 && head.substr(1) == "\x2A\x4D\x18";
+}
+
 std::string ErrnoText(int err) { return std::strerror(err); }
 
 class StringSource : public ByteSource {
@@ -180,7 +188,7 @@ class ReadAheadSource : public ByteSource {
       if (current_ != nullptr) {
         if (current_pos_ < current_->size) {
           size_t count = std::min(n, current_->size - current_pos_);
-          std::memcpy(buf, current_->data.data() + current_pos_, count);
+          std::memcpy(buf, current_->data.get() + current_pos_, count);
           current_pos_ += count;
           return count;
         }
@@ -204,16 +212,16 @@ class ReadAheadSource : public ByteSource {
   static constexpr int kChunks = 4;
   static constexpr size_t kChunkBytes = 1 << 20;
   struct Chunk {
-    std::vector<char> data;
+    // Not zero-filled (4 MiB per source otherwise, which dominated reading
+    // short in-memory inputs): only bytes read into it are handed over.
+    std::unique_ptr<char[]> data = std::make_unique_for_overwrite<char[]>(kChunkBytes);
     size_t size = 0;  // 0: the end of the input, or `status` is an error
     absl::Status status;
     bool full = false;  // set by the producer, cleared by the consumer
   };
   // Everything the worker touches, kept alive by whichever side ends last.
   struct Shared {
-    explicit Shared(std::unique_ptr<ByteSource> source) : inner(std::move(source)) {
-      for (Chunk& chunk : chunks) chunk.data.resize(kChunkBytes);
-    }
+    explicit Shared(std::unique_ptr<ByteSource> source) : inner(std::move(source)) {}
     std::unique_ptr<ByteSource> inner;
     std::mutex mu;
     std::condition_variable cv;
@@ -236,9 +244,8 @@ class ReadAheadSource : public ByteSource {
       // Fill the chunk as far as possible, so that hand-overs stay rare.
       size_t size = 0;
       absl::Status status;
-      while (size < chunk.data.size()) {
-        absl::StatusOr<size_t> got =
-            s.inner->Read(chunk.data.data() + size, chunk.data.size() - size);
+      while (size < kChunkBytes) {
+        absl::StatusOr<size_t> got = s.inner->Read(chunk.data.get() + size, kChunkBytes - size);
         if (!got.ok()) {
           status = got.status();
           break;
@@ -290,7 +297,7 @@ absl::StatusOr<std::unique_ptr<ByteSource>> Detect(std::unique_ptr<ByteSource> r
     got += *n;
   }
   head.resize(got);
-  if (head == std::string_view(kZstdMagic, sizeof(kZstdMagic)))
+  if (IsZstdStart(head))
     return std::make_unique<ReadAheadSource>(
         std::make_unique<ZstdSource>(std::move(head), std::move(raw), std::move(name)));
   return std::make_unique<PrefixedSource>(std::move(head), std::move(raw));

@@ -16,11 +16,12 @@ class ByteSource {
   virtual ~ByteSource() = default;
 
   // Opens `path` for reading; "-" is standard input. Zstd data is recognised
-  // by its magic bytes (28 B5 2F FD), not by the file name, so compressed
-  // input also works through a pipe.
+  // by its magic bytes (28 B5 2F FD, or a skippable frame's 5? 2A 4D 18 as
+  // pzstd writes first), not by the file name, so compressed input also
+  // works through a pipe.
   static absl::StatusOr<std::unique_ptr<ByteSource>> Open(const std::string& path);
 
-  // Serves `data` (decompressed when it starts with the zstd magic bytes; a
+  // Serves `data` (decompressed when it starts with zstd magic bytes; a
   // corrupt stream is then reported by Read). Mostly for tests.
   static std::unique_ptr<ByteSource> FromString(std::string data);
 

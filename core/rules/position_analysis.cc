@@ -17,7 +17,7 @@ absl::StatusOr<PositionAnalysis> AnalyzePosition(const std::string& fen, bool ch
     if (!m.ok())
       return absl::InvalidArgumentError(
           absl::StrCat("move ", i + 1, ": ", std::string(m.status().message())));
-    if (AutomaticEnding(game) != GameStatus::kOngoing)
+    if (AutomaticEnding(game, kClosedPositionBudget, options.retrograde) != GameStatus::kOngoing)
       return absl::InvalidArgumentError(
           absl::StrCat("move ", i + 1, " (", moves[i], "): the game had already ended"));
     game.Play(*m);

@@ -47,7 +47,7 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
   Ruling r;
   bool ended = false;
   for (size_t ply = 0;; ++ply) {
-    GameStatus status = AutomaticEnding(game);
+    GameStatus status = AutomaticEnding(game, kClosedPositionBudget, options.retrograde);
     if (status != GameStatus::kOngoing) {
       r = Ended(status, game.position(), int(ply));
       r.moves_after_end = int(moves.size() - ply);
