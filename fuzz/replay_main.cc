@@ -16,6 +16,12 @@ int main(int argc, char** argv) {
   std::vector<std::filesystem::path> files;
   for (int i = 1; i < argc; ++i) {
     std::error_code ec;
+    // A target without past crashers has no regressions directory (git
+    // keeps no empty ones): nothing to replay there.
+    if (!std::filesystem::exists(argv[i], ec)) {
+      std::printf("%s: absent, nothing to replay\n", argv[i]);
+      continue;
+    }
     if (std::filesystem::is_directory(argv[i], ec)) {
       for (const auto& entry : std::filesystem::recursive_directory_iterator(argv[i]))
         if (entry.is_regular_file()) files.push_back(entry.path());
