@@ -12,9 +12,9 @@
 #   scripts/fuzz-long.sh TARGET [EXECUTIONS] [-- LIBFUZZER_FLAGS...]
 #   e.g. scripts/fuzz-long.sh pgn 10000000 -- -max_total_time=3600
 #
-# TARGET: fen, move, pgn, pgn_zstd or request. Roughly, on one core of the
-# CI machine: fen 30k, request 16k, move 4k, pgn 0.5k, pgn_zstd 0.4k
-# executions/s, so 10^7 takes from 6 minutes (fen) to 7 hours (pgn_zstd).
+# TARGET: fen, move, pgn, pgn_zstd or request. Measured on one core of the
+# CI machine: fen 26k, request 14k, move 1.7-4k, pgn and pgn_zstd 0.4k
+# executions/s, so 10^7 takes from 7 minutes (fen) to 7 hours (pgn_zstd).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
