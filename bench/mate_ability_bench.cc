@@ -3,7 +3,7 @@
 // position.
 //
 //   mate_ability_bench FILE.pgn[.zst] [--budget N] [--all] [--show-unknown] [--max-games N]
-//                      [--no-retrograde] [--tables DIR]
+//                      [--no-retrograde] [--tables DIR] [--slowest N]
 //   mate_ability_bench --fens FILE [--budget N]    (lines "FEN|w" or "FEN|b")
 //
 // Default: (a) the final position of every decisive "Time forfeit" game, for
@@ -12,13 +12,17 @@
 // unsupported variant or an illegal move are skipped and counted.
 // --tables DIR loads the retrograde tables from DIR (arbiter tables build
 // DIR; missing ones are generated and saved there), so that the figures
-// leave out the one-time generation.
+// leave out the one-time generation; tables stored there are loaded before
+// timing starts (as a worker does before serving). --slowest N lists the N
+// slowest analyses.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/io/byte_source.h"
@@ -35,6 +39,9 @@ struct Tally {
   double seconds = 0, worst_seconds = 0;
   std::string worst_fen;
   std::vector<double> times;
+  // The slowest analyses, slowest first (--slowest N).
+  std::vector<std::pair<double, std::string>> slowest;
+  size_t keep_slowest = 0;
 
   void Print(const std::string& what, const arbiter::MateSearchOptions& o) const {
     std::printf("%s: %ld analyses, budget %llu\n", what.c_str(), positions,
@@ -54,6 +61,8 @@ struct Tally {
         "per position: p50 %.0f us, p90 %.0f us, p99 %.0f us; slowest 1%% take %.0f%% of the "
         "time\n",
         at(0.5), at(0.9), at(0.99), 100.0 * tail / seconds);
+    for (const auto& [t_s, what] : slowest)
+      std::printf("  %8.2f ms  %s\n", t_s * 1e3, what.c_str());
   }
 
   void Add(const arbiter::Position& pos, arbiter::Color side, const arbiter::MateSearchOptions& o,
@@ -67,6 +76,12 @@ struct Tally {
     if (s > worst_seconds) {
       worst_seconds = s;
       worst_fen = pos.Fen() + (side == arbiter::kWhite ? " (white)" : " (black)");
+    }
+    if (keep_slowest > 0 && (slowest.size() < keep_slowest || s > slowest.back().first)) {
+      slowest.emplace_back(s, pos.Fen() + (side == arbiter::kWhite ? "|w " : "|b ") +
+                                  arbiter::ToString(m.answer) + " " + m.proof);
+      std::sort(slowest.begin(), slowest.end(), std::greater<>());
+      if (slowest.size() > keep_slowest) slowest.pop_back();
     }
     if (m.answer == arbiter::CanMate::kYes) ++yes;
     if (m.answer == arbiter::CanMate::kNo) ++no;
@@ -95,6 +110,7 @@ int main(int argc, char** argv) {
   std::string path, fens;
   arbiter::MateSearchOptions options;
   bool all = false, show_unknown = false;
+  size_t keep_slowest = 0;
   long max_games = -1;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--budget") && i + 1 < argc) {
@@ -117,15 +133,31 @@ int main(int argc, char** argv) {
       all = true;
     } else if (!std::strcmp(argv[i], "--show-unknown")) {
       show_unknown = true;
+    } else if (!std::strcmp(argv[i], "--slowest") && i + 1 < argc) {
+      keep_slowest = std::strtoul(argv[++i], nullptr, 10);
     } else {
       path = argv[i];
     }
+  }
+  // Stored tables are loaded before the clock starts, as a worker loads
+  // them before it serves; the load is timed on its own.
+  {
+    auto start = Clock::now();
+    absl::StatusOr<size_t> loaded = arbiter::SharedRetrogradeSolver().LoadStoredTables();
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(loaded.status().message()).c_str());
+      return 1;
+    }
+    if (*loaded > 0)
+      std::printf("%zu retrograde tables loaded in %.2f s (not timed below)\n", *loaded,
+                  std::chrono::duration<double>(Clock::now() - start).count());
   }
   if (!fens.empty()) {
     // Lines "FEN|w" or "FEN|b": the side whose mating ability is asked.
     std::FILE* f = std::fopen(fens.c_str(), "r");
     if (!f) return 1;
     Tally tally;
+    tally.keep_slowest = keep_slowest;
     char buf[512];
     while (std::fgets(buf, sizeof buf, f)) {
       std::string text(buf);
@@ -144,7 +176,7 @@ int main(int argc, char** argv) {
   if (path.empty()) {
     std::fprintf(stderr,
                  "usage: %s FILE.pgn[.zst] [--budget N] [--all] [--show-unknown] [--max-games N]\n"
-                 "          [--tables DIR] [--no-retrograde]\n",
+                 "          [--tables DIR] [--no-retrograde] [--slowest N]\n",
                  argv[0]);
     return 2;
   }
@@ -157,6 +189,7 @@ int main(int argc, char** argv) {
   arbiter::RawGame raw;
   arbiter::ReplayedGame game;
   Tally tally;
+  tally.keep_slowest = keep_slowest;
   long games = 0, skipped = 0;
   while ((max_games < 0 || games < max_games) && reader.Next(&raw)) {
     const std::string* termination = raw.Tag("Termination");

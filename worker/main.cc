@@ -1,7 +1,6 @@
 // arbiter-worker: serves arbiter.v1.Worker to the coordinator. Reports
 // SERVING on grpc.health.v1 only once its tables are open.
 #include <cstdio>
-#include <filesystem>
 #include <thread>
 
 #include "client/args.h"
@@ -83,13 +82,10 @@ int main(int argc, char** argv) {
   // generated on first use and saved for the other workers.
   arbiter::tablebase::RetrogradeSolver& solver = arbiter::SharedRetrogradeSolver();
   if (!solver.cache_dir().empty()) {
-    for (const std::string& signature : arbiter::tablebase::AllRetrogradeSignatures()) {
-      std::error_code ec;
-      if (!std::filesystem::exists(solver.cache_dir() + "/" + signature + ".arbt", ec)) continue;
-      if (absl::Status s = solver.Table(signature).status(); !s.ok()) return Fail(s);
-    }
-    std::fprintf(stderr, "arbiter-worker: %zu retrograde tables loaded from %s\n",
-                 solver.tables_loaded(), solver.cache_dir().c_str());
+    absl::StatusOr<size_t> loaded = solver.LoadStoredTables();
+    if (!loaded.ok()) return Fail(loaded.status());
+    std::fprintf(stderr, "arbiter-worker: %zu retrograde tables loaded from %s\n", *loaded,
+                 solver.cache_dir().c_str());
   }
   if (!tables.ok()) return Fail(tables.status());
   arbiter::worker::WorkerService service(int(*threads), int(*max_table_mb), *tables, *registry);

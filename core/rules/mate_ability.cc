@@ -156,6 +156,17 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   // 1. The blocked-pawn fortress: a static proof, no search.
   if (FortressDeniesMate(pos, side)) return MateAbility{CanMate::kNo, "fortress", {}};
 
+  // 1b. In small endgames the retrograde tables give a mating line at once
+  //     (a probe and a walk down the mate distances), where a search may
+  //     wander for thousands of nodes (K+P v K+B: 14 ms by search). Their
+  //     "no" waits until step 3 has had its chance to name a simpler proof
+  //     (a forced line reads better than "retrograde").
+  std::optional<MateAbility> retrograde;
+  if (options.retrograde && PopCount(pos.pieces()) <= tablebase::kMaxMen) {
+    retrograde = RetrogradeMateAbility(pos, side);
+    if (retrograde->answer == CanMate::kYes) return *retrograde;
+  }
+
   // 2. A guided dive toward a mating picture answers most real positions
   //    within a few hundred nodes.
   Position work = pos;
@@ -179,10 +190,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   used += probe / 2;
 
   // 4. Small endgames are settled exactly by retrograde analysis.
-  if (options.retrograde) {
-    result = RetrogradeMateAbility(pos, side);
-    if (result.answer != CanMate::kUnknown) return result;
-  }
+  if (retrograde && retrograde->answer == CanMate::kNo) return *retrograde;
 
   // 4b. More men: trade down to a small endgame the tables settle.
   if (options.retrograde && PopCount(pos.pieces()) > tablebase::kMaxMen) {

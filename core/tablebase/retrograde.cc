@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <climits>
+#include <filesystem>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -1146,6 +1148,16 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::Table(
   absl::StatusOr<Material> m = ParseMaterial(signature);
   if (!m.ok()) return m.status();
   return Get(Canonical(*m));
+}
+
+absl::StatusOr<size_t> RetrogradeSolver::LoadStoredTables() {
+  if (cache_dir_.empty()) return size_t{0};
+  for (const std::string& signature : AllRetrogradeSignatures()) {
+    std::error_code ec;
+    if (!std::filesystem::exists(TableFilePath(cache_dir_, signature), ec)) continue;
+    if (absl::Status s = Table(signature).status(); !s.ok()) return s;
+  }
+  return tables_loaded();
 }
 
 absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::TableFor(

@@ -240,6 +240,12 @@ class RetrogradeSolver {
   absl::StatusOr<std::shared_ptr<const RetrogradeTable>> Table(std::string_view signature);
   absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableFor(const Position& pos);
 
+  // Loads every table already stored in the cache directory (none are
+  // generated), so that no later probe pays for loading; returns how many
+  // the solver then holds from disk. A stored table that cannot be used is
+  // an error. Servers call it before they report SERVING.
+  absl::StatusOr<size_t> LoadStoredTables();
+
   // Convenience probes through TableFor.
   absl::StatusOr<Wdl> ProbeWdl(const Position& pos);
   absl::StatusOr<int> ProbeDtz(const Position& pos);
