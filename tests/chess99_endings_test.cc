@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/chess99/endings.h"
 #include "core/chess99/movegen.h"
 #include "core/chess99/perft.h"
@@ -413,6 +414,26 @@ TEST(Chess99Endings, NoMoveLoses) {
   EXPECT_EQ(j.rule, "no_move");
   EXPECT_EQ(j.section, "§7.9");
   EXPECT_EQ(j.winner, kBlack);
+}
+
+// White is walled in completely: bishops on rank 9, pawns on ranks 2-8,
+// the king on e2 behind Bd1 Re1 Bf1; nothing can move. Black's king a1 is
+// out of reach of every white unit.
+constexpr char kWalled[] =
+    "BBBBBBBBB/PPPPPPPPP/PPPPPPPPP/PPPPPPPPP/PPPPPPPPP/PPPPPPPPP/PPPPPPPPP/PPPPKPPPP/k2BRB3";
+
+TEST(Chess99Endings, NoMoveAgainstLoneKingIsDrawn) {
+  const auto lone = Judge(absl::StrCat(kWalled, " w - - 0 1"), {});
+  EXPECT_EQ(lone.result, "1/2-1/2");
+  EXPECT_EQ(lone.rule, "no_move");
+  EXPECT_EQ(lone.ended_at_ply, 0);
+  // With a black pawn waiting on i1 Black is no lone king: White loses.
+  std::string with_pawn = kWalled;
+  with_pawn.back() = '2';  // rank 1: k2BRB2p
+  with_pawn += "p w - - 0 1";
+  const auto loses = Judge(with_pawn, {});
+  EXPECT_EQ(loses.result, "0-1");
+  EXPECT_EQ(loses.winner, kBlack);
 }
 
 TEST(Chess99Endings, UnreadableAndIllegalMoves) {

@@ -21,9 +21,7 @@ class Judge {
     if (pos_.bare_kings()) {
       Finish(kDraw, "bare_kings", "D8 §5.4", std::nullopt, "only the two kings are left");
     } else if (!HasAnyMove(pos_)) {
-      const Color stuck = pos_.side_to_move();
-      Finish(WinFor(Opponent(stuck)), "no_move", "§7.9", Opponent(stuck),
-             absl::StrCat(Name(stuck), " has no move at all"));
+      NoMove();
     }
     for (size_t i = 0; i < plies.size(); ++i) {
       const int number = static_cast<int>(i) + 1;
@@ -156,11 +154,23 @@ class Judge {
     // 4: an offer made with the move.
     if (ply.call == DrawCall::kOffer) pending_offer_ = mover;
     // 5: the side to move has no move at all (§7.9): it loses.
-    if (!HasAnyMove(pos_)) {
-      Finish(WinFor(mover), "no_move", "§7.9", mover,
-             absl::StrCat(Name(Opponent(mover)), " has no move at all"));
-    }
+    if (!HasAnyMove(pos_)) NoMove();
     return true;
+  }
+
+  // §7.9: the side to move cannot move and loses, except that a lone king
+  // never wins (D7): then it is a draw, as for resignation and time.
+  void NoMove() {
+    const Color stuck = pos_.side_to_move();
+    const Color other = Opponent(stuck);
+    if (pos_.lone_king(other)) {
+      Finish(kDraw, "no_move", "§7.9", std::nullopt,
+             absl::StrCat(Name(stuck), " has no move at all, but ", Name(other),
+                          " has a lone king, which never wins"));
+    } else {
+      Finish(WinFor(other), "no_move", "§7.9", other,
+             absl::StrCat(Name(stuck), " has no move at all"));
+    }
   }
 
   bool Superseded(ClaimRecord& claim, const GamePly& ply) {

@@ -11,6 +11,7 @@
 //   claim_99_moves                D6 §5.4  claim; opponent completed 99 moves, own king safe
 //   agreement                     D1 §5.4  an offer (or a claim that became one) accepted
 //   no_move                       §7.9     the side to move has no move at all: it loses
+//                                          (draw if the other side has a lone king, D7)
 //   resignation                   §5.2     draw if the resigning side faces a lone king
 //   time_forfeit                  §5.3     draw if the side whose flag stands has a lone king
 #pragma once
