@@ -1,0 +1,206 @@
+#include "core/chess99/win_ability.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <unordered_map>
+#include <utility>
+
+#include "core/chess99/movegen.h"
+#include "core/chess99/notation.h"
+
+namespace arbiter::chess99 {
+namespace {
+
+int Distance(Square a, Square b) {
+  return std::max(std::abs(FileOf(a) - FileOf(b)), std::abs(RankOf(a) - RankOf(b)));
+}
+
+// Cooperative (help-mate style) search: both sides play for `side` to
+// capture the enemy king cleanly. Iterative deepening on the number of
+// plies, with a table of positions already shown not to win within so many
+// plies (sound across iterations: no Chess 99 rule depends on the path).
+class CooperativeSearch {
+ public:
+  CooperativeSearch(const Position& pos, Color side, const SearchLimits& limits)
+      : pos_(pos), side_(side), enemy_(Opponent(side)), limits_(limits) {}
+
+  SideWinAbility Run() {
+    SideWinAbility out;
+    for (int depth = 1; depth <= limits_.max_plies; ++depth) {
+      const Outcome r = Search(depth);
+      out.nodes = nodes_;
+      if (r == Outcome::kWin) {
+        out.answer = WinAbility::kYes;
+        for (const Move& m : line_) out.line.push_back(MoveToCoordinate(m));
+        return out;
+      }
+      if (r == Outcome::kAbort) return out;  // kUnknown
+      out.depth_completed = depth;
+    }
+    return out;  // kUnknown: no win within max_plies
+  }
+
+ private:
+  enum class Outcome { kWin, kFail, kAbort };
+
+  Outcome Search(int remaining) {
+    if (++nodes_ > limits_.node_budget) return Outcome::kAbort;
+    // A lone king never wins (D7), and a side never gets units back.
+    if (remaining <= 0 || pos_.lone_king(side_)) return Outcome::kFail;
+    const uint64_t key = pos_.key();
+    if (auto it = failed_.find(key); it != failed_.end() && it->second >= remaining) {
+      return Outcome::kFail;
+    }
+    const bool ours = pos_.side_to_move() == side_;
+    std::vector<Move> moves = GenerateMoves(pos_);
+    std::vector<std::pair<int, size_t>> order;
+    order.reserve(moves.size());
+    for (size_t i = 0; i < moves.size(); ++i) {
+      const Move& m = moves[i];
+      const PieceType captured = TypeOf(pos_.CapturedPiece(m));
+      if (captured == kKing) {
+        if (!ours) continue;  // the opponent ending the game helps nobody here
+        pos_.MakeMove(m);
+        const bool wins = !pos_.InCheck(side_);
+        pos_.UnmakeMove(m);
+        if (wins) {
+          line_.push_back(m);
+          return Outcome::kWin;
+        }
+        continue;  // a drawn king capture ends the game (D4)
+      }
+      if (remaining > 1) order.emplace_back(Score(m, ours, captured), i);
+    }
+    // The win comes on one of our moves: with one ply left nothing else helps.
+    if (remaining > 1) {
+      std::stable_sort(order.begin(), order.end(),
+                       [](const auto& a, const auto& b) { return a.first > b.first; });
+      for (const auto& [score, i] : order) {
+        const Move& m = moves[i];
+        pos_.MakeMove(m);
+        line_.push_back(m);
+        const Outcome r = Search(remaining - 1);
+        if (r == Outcome::kWin) return r;
+        line_.pop_back();
+        pos_.UnmakeMove(m);
+        if (r == Outcome::kAbort) return r;
+      }
+    }
+    int& known = failed_[key];
+    known = std::max(known, remaining);
+    return Outcome::kFail;
+  }
+
+  // Move ordering: what brings our units and the enemy king together.
+  int Score(const Move& m, bool ours, PieceType captured) {
+    pos_.MakeMove(m);
+    const Square enemy_king = pos_.king_square(enemy_);
+    int score = 0;
+    if (pos_.Attacked(enemy_king, side_)) score += 1000;
+    if (ours) {
+      score -= 10 * Distance(m.to, enemy_king);
+    } else {
+      if (captured != kNoPieceType) score -= 500;  // our material is our chance
+      int nearest = 99;
+      for (Square s = 0; s < kSquares; ++s) {
+        const Piece p = pos_.piece_on(s);
+        if (p != kNoPiece && ColorOf(p) == side_)
+          nearest = std::min(nearest, Distance(s, enemy_king));
+      }
+      score -= 10 * nearest;
+    }
+    pos_.UnmakeMove(m);
+    return score;
+  }
+
+  Position pos_;
+  const Color side_;
+  const Color enemy_;
+  const SearchLimits limits_;
+  int64_t nodes_ = 0;
+  std::vector<Move> line_;
+  std::unordered_map<uint64_t, int> failed_;
+};
+
+}  // namespace
+
+const char* WinAbilityName(WinAbility w) {
+  switch (w) {
+    case WinAbility::kNo:
+      return "no";
+    case WinAbility::kYes:
+      return "yes";
+    case WinAbility::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
+SideWinAbility CanWin(const Position& pos, Color side, const SearchLimits& limits) {
+  SideWinAbility out;
+  if (pos.bare_kings()) {
+    out.answer = WinAbility::kNo;
+    out.proof = "bare_kings";
+    out.section = "D8 §5.4";
+    return out;
+  }
+  if (pos.lone_king(side)) {
+    out.answer = WinAbility::kNo;
+    out.proof = "lone_king";
+    out.section = "D7 §5.4";
+    return out;
+  }
+  if (pos.king_square(kWhite) == kNoSquare || pos.king_square(kBlack) == kNoSquare) {
+    return out;  // the game is over; nothing to search
+  }
+  return CooperativeSearch(pos, side, limits).Run();
+}
+
+PositionAnalysis AnalyzePosition(const Position& pos, const SearchLimits& limits) {
+  PositionAnalysis out;
+  const Color us = pos.side_to_move();
+  const Color them = Opponent(us);
+  out.side_to_move = us;
+  const std::vector<Move> moves = GenerateMoves(pos);
+  if (pos.bare_kings()) {
+    out.status = "bare_kings";
+    out.section = "D8 §5.4";
+  } else if (moves.empty()) {
+    out.status = "no_move";
+    out.section = "§7.9";
+  }
+  for (Color c : {kWhite, kBlack}) out.can_win[c] = CanWin(pos, c, limits);
+
+  out.opponent_moves_completed = pos.CompletedMoves(them);
+  out.d6_window_open = out.opponent_moves_completed >= 99;
+  Position p = pos;
+  for (const Move& m : moves) {
+    const bool king = TypeOf(p.CapturedPiece(m)) == kKing;
+    const std::string site = MoveToSite(p, m);
+    p.MakeMove(m);
+    const bool in_check = p.InCheck(us);
+    if (king) {
+      KingCaptureNow k{MoveToCoordinate(m), site, false, "", ""};
+      if (p.lone_king(us)) {
+        k.rule = "lone_king";
+        k.section = "D7 §5.4";
+      } else if (in_check) {
+        k.rule = "drawn_king_capture";
+        k.section = "D4 §5.1";
+      } else {
+        k.wins = true;
+        k.rule = "king_capture";
+        k.section = "§5.1";
+      }
+      out.king_captures.push_back(std::move(k));
+    } else if (out.d6_window_open && !in_check) {
+      out.d6_claim_moves.push_back(MoveToCoordinate(m));
+    }
+    p.UnmakeMove(m);
+  }
+  out.d5_claim_available = !out.king_captures.empty();
+  out.d6_claim_available = !out.d6_claim_moves.empty();
+  return out;
+}
+
+}  // namespace arbiter::chess99
