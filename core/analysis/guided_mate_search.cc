@@ -140,7 +140,7 @@ bool GuidedMateSearch::MateInOne(Position& pos, const Move* moves, int count) {
       continue;
     ++nodes_;
     pos.DoMove(moves[i]);
-    bool mate = pos.in_check() && MoveList(pos).empty();
+    bool mate = pos.in_check() && !HasLegalMove(pos);
     pos.UndoMove(moves[i]);
     if (mate) {
       line_.push_back(moves[i]);

@@ -118,7 +118,7 @@ bool LineIsPlayable(const Position& start, Color side, const std::vector<Move>& 
     if (pos.halfmove_clock() >= 150 || !IsLegalMove(pos, m)) return false;
     pos.DoMove(m);
   }
-  return pos.side_to_move() != side && pos.in_check() && MoveList(pos).empty();
+  return pos.side_to_move() != side && pos.in_check() && !HasLegalMove(pos);
 }
 
 MateAbility RetrogradeMateAbility(const Position& pos, Color side) {
@@ -146,7 +146,7 @@ MateAbility RetrogradeMateAbility(const Position& pos, Color side) {
 MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearchOptions& options) {
   MateAbility result = MaterialMateAbility(pos, side);
   if (result.answer == CanMate::kNo) return result;
-  if (pos.side_to_move() != side && pos.in_check() && MoveList(pos).empty())
+  if (pos.side_to_move() != side && pos.in_check() && !HasLegalMove(pos))
     return MateAbility{CanMate::kYes, "", {}};  // already mated
 
   // 0. Near the 75-move limit every line to the automatic draw is searched:

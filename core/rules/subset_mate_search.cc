@@ -45,7 +45,7 @@ class StillMenWalk {
 
   bool Run(Position& full, Position& reduced, int distance, std::vector<Move>* line) {
     if (distance == 0) {
-      return full.side_to_move() != winner_ && full.in_check() && MoveList(full).empty();
+      return full.side_to_move() != winner_ && full.in_check() && !HasLegalMove(full);
     }
     if (full.halfmove_clock() >= 150) return false;  // 9.6.2 comes first
     const Bitboard still = full.pieces() & ~reduced.pieces();
