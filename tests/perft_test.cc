@@ -391,14 +391,20 @@ TEST(perft, FenCastlingSpellingsAgree) {
 
 struct WalkStats {
   uint64_t nodes = 0;
+  uint64_t terminal = 0;  // checkmates and stalemates met
   int failures = 0;
 };
 
 // Walks the whole tree to `depth`. At every node: the key after DoMove equals
 // the key of the same position built from scratch from its FEN, and
-// DoMove+UndoMove restores FEN, key and check state exactly. Stops reporting
+// DoMove+UndoMove restores FEN, key and check state exactly; HasLegalMove
+// agrees with the full generator. Stops reporting
 // after a few failures so that one bug does not print a million lines.
 void Walk(Position& pos, int depth, WalkStats& stats) {
+  const bool any = !MoveList(pos).empty();
+  stats.terminal += !any;
+  if (HasLegalMove(pos) != any && stats.failures++ < 5)
+    ADD_FAILURE() << pos.Fen() << ": HasLegalMove says " << !any;
   if (depth == 0) return;
   const std::string fen = pos.Fen();
   const uint64_t key = pos.key();
@@ -444,14 +450,17 @@ TEST(perft, MakeUnmakeRestoresStateAndKeysMatchFromScratch) {
       {"r1n1k3/1P6/8/8/8/8/6p1/4K2R w Kq - 0 1", false, 4},
       {"8/8/8/2k5/2pPp3/8/8/4K3 b - d3 0 1", false, 4},
   };
+  uint64_t terminal = 0;
   for (const Case& c : kCases) {
     Position pos = Parse(c.fen, c.chess960);
     WalkStats stats;
     Walk(pos, c.depth, stats);
+    terminal += stats.terminal;
     EXPECT_EQ(stats.failures, 0) << c.fen;
     EXPECT_GT(stats.nodes, 0u);
     EXPECT_EQ(pos.plies_played(), 0);
   }
+  EXPECT_GT(terminal, 0u) << "no mate or stalemate reached: HasLegalMove's false is untested";
 }
 
 }  // namespace

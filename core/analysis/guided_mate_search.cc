@@ -123,8 +123,9 @@ int GuidedMateSearch::MoveCost(const Position& pos, const CheckSquares& checks, 
   if (checks.Direct(m)) return 2;
   if (type == kKing) return to < from ? 0 : to > from ? 2 : 1;
   // Blockers: the loser's own men beside the cornered king.
-  // (A lone minor piece may need a blocker that only a promotion gives.)
-  if (type == kPawn) return loser_needs_men_ && m.kind() != Move::kPromotion ? 0 : 1;
+  // A lone minor piece may need a blocker that only a promotion gives, or
+  // a pawn out of the way of its diagonal.
+  if (type == kPawn) return minor_only_ && m.kind() != Move::kPromotion ? 0 : 1;
   return to < from && to <= 2 ? 0 : 1;
 }
 
@@ -140,7 +141,7 @@ bool GuidedMateSearch::MateInOne(Position& pos, const Move* moves, int count) {
       continue;
     ++nodes_;
     pos.DoMove(moves[i]);
-    bool mate = pos.in_check() && MoveList(pos).empty();
+    bool mate = pos.in_check() && !HasLegalMove(pos);
     pos.UndoMove(moves[i]);
     if (mate) {
       line_.push_back(moves[i]);

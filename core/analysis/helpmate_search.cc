@@ -35,7 +35,7 @@ bool HelpmateSearch::MateInOne(Position& pos) {
   for (Move m : MoveList(pos)) {
     ++nodes_;
     pos.DoMove(m);
-    bool mate = pos.in_check() && MoveList(pos).empty();
+    bool mate = pos.in_check() && !HasLegalMove(pos);
     pos.UndoMove(m);
     if (mate) {
       line_.push_back(m);

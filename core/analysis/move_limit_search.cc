@@ -26,7 +26,7 @@ struct Search {
                            TypeOf(pos.piece_on(m->from())) == kPawn ||
                            (m->kind() != Move::kCastling && !pos.empty(m->to()));
       pos.DoMove(*m);
-      const bool mate = pos.in_check() && pos.side_to_move() != winner && MoveList(pos).empty();
+      const bool mate = pos.in_check() && pos.side_to_move() != winner && !HasLegalMove(pos);
       // After a zeroing move the clock restarts: beyond this argument.
       bool found = mate || (!zeroing && Run(pos));
       if (zeroing && !mate) open = true;

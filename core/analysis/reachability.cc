@@ -81,7 +81,7 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
     }
     Move m = arena[top.begin + top.next++];
     pos.DoMove(m);
-    if (pos.side_to_move() != winner && pos.in_check() && MoveList(pos).empty()) {
+    if (pos.side_to_move() != winner && pos.in_check() && !HasLegalMove(pos)) {
       for (const Level& l : stack) result.line.push_back(current_move(l));
       result.outcome = ReachabilityResult::kMateFound;
       return result;

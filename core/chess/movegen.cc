@@ -154,7 +154,36 @@ Move* Generate(const Position& pos, Move* out) {
   return out;
 }
 
+// Whether any legal move exists: a king step first (the usual escape from a
+// check), then the other men type by type, stopping at the first.
+template <Color kUs>
+bool AnyLegalMove(const Position& pos) {
+  constexpr Color kThem = ~kUs;
+  const Square ksq = pos.king_square(kUs);
+  const Bitboard checkers = pos.checkers();
+  const Bitboard occupied_without_king = pos.pieces() ^ SquareBB(ksq);
+  for (Bitboard dests = KingAttacks(ksq) & ~pos.pieces(kUs); dests;)
+    if (!pos.IsAttacked(PopLsb(dests), kThem, occupied_without_king)) return true;
+  if (MoreThanOne(checkers)) return false;
+  const Bitboard target = checkers ? BetweenBB(ksq, Lsb(checkers)) : ~pos.pieces(kUs);
+  const Bitboard pinned = pos.pinned();
+  Move moves[kMaxMoves];
+  if (GeneratePieceMoves<kKnight>(pos, moves, kUs, target, pinned, ksq) != moves) return true;
+  if (GeneratePawnMoves<kUs>(pos, moves, target, pinned, ksq) != moves) return true;
+  if (GeneratePieceMoves<kBishop>(pos, moves, kUs, target, pinned, ksq) != moves) return true;
+  if (GeneratePieceMoves<kRook>(pos, moves, kUs, target, pinned, ksq) != moves) return true;
+  if (GeneratePieceMoves<kQueen>(pos, moves, kUs, target, pinned, ksq) != moves) return true;
+  // Castling is never legal in check, and without check the king's other
+  // moves were found above or the men's: a castling-only position still
+  // has to be looked at.
+  return !checkers && pos.castling_rights() && GenerateCastling<kUs>(pos, moves, ksq) != moves;
+}
+
 }  // namespace
+
+bool HasLegalMove(const Position& pos) {
+  return pos.side_to_move() == kWhite ? AnyLegalMove<kWhite>(pos) : AnyLegalMove<kBlack>(pos);
+}
 
 Move* GenerateLegalMoves(const Position& pos, Move* out) {
   return pos.side_to_move() == kWhite ? Generate<kWhite>(pos, out) : Generate<kBlack>(pos, out);

@@ -15,6 +15,11 @@ constexpr int kMaxMoves = 256;
 // the end pointer.
 Move* GenerateLegalMoves(const Position& pos, Move* out);
 
+// Whether `pos` has a legal move: GenerateLegalMoves(...) != out, but
+// stops at the first move found (king steps first). Mate and stalemate
+// tests call it once per node of the mate searches.
+bool HasLegalMove(const Position& pos);
+
 // Convenience container; cheap (no heap).
 class MoveList {
  public:

@@ -16,6 +16,7 @@
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
 #include "core/rules/reduction_search.h"
+#include "core/rules/subset_mate_search.h"
 #include "core/tablebase/retrograde.h"
 #include "core/tablebase/syzygy_mating_line.h"
 
@@ -47,22 +48,15 @@ namespace {
 // Non-capturing moves a reduction to a small endgame may spend.
 constexpr int kReductionCredit = 6;
 
+// The first guided dive: most positions need a few hundred nodes.
+constexpr uint64_t kFirstDiveNodes = 2000;
+
+// Still-men lines: sets of men tried, and table probes per set.
+constexpr size_t kStillMenSets = 8;
+constexpr uint64_t kStillMenProbes = 2000;
+
 // Guided lines may be long (a king walk, then a promotion, then the mate).
 constexpr int kGuidedMaxPlies = 120;
-
-// A mating line must be playable under the Laws: no automatic ending (75
-// moves, stalemate, mate of the other side) before its last move, which must
-// mate. Fivefold is not checked: it would need the game's history, and a line
-// could only trip it by repeating a position that history already holds four
-// times.
-bool LineIsPlayable(const Position& start, Color side, const std::vector<Move>& line) {
-  Position pos = start;
-  for (Move m : line) {
-    if (pos.halfmove_clock() >= 150 || !IsLegalMove(pos, m)) return false;
-    pos.DoMove(m);
-  }
-  return pos.side_to_move() != side && pos.in_check() && MoveList(pos).empty();
-}
 
 MateAbility FromReachability(const Position& pos, Color side, const ReachabilityResult& r) {
   MateAbility out;
@@ -118,6 +112,15 @@ tablebase::RetrogradeSolver& SharedRetrogradeSolver() {
   return *solver;
 }
 
+bool LineIsPlayable(const Position& start, Color side, const std::vector<Move>& line) {
+  Position pos = start;
+  for (Move m : line) {
+    if (pos.halfmove_clock() >= 150 || !IsLegalMove(pos, m)) return false;
+    pos.DoMove(m);
+  }
+  return pos.side_to_move() != side && pos.in_check() && !HasLegalMove(pos);
+}
+
 MateAbility RetrogradeMateAbility(const Position& pos, Color side) {
   MateAbility out;
   if (PopCount(pos.pieces()) > tablebase::kMaxMen || pos.castling_rights()) return out;
@@ -143,7 +146,7 @@ MateAbility RetrogradeMateAbility(const Position& pos, Color side) {
 MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearchOptions& options) {
   MateAbility result = MaterialMateAbility(pos, side);
   if (result.answer == CanMate::kNo) return result;
-  if (pos.side_to_move() != side && pos.in_check() && MoveList(pos).empty())
+  if (pos.side_to_move() != side && pos.in_check() && !HasLegalMove(pos))
     return MateAbility{CanMate::kYes, "", {}};  // already mated
 
   // 0. Near the 75-move limit every line to the automatic draw is searched:
@@ -168,13 +171,35 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   }
 
   // 2. A guided dive toward a mating picture answers most real positions
-  //    within a few hundred nodes.
+  //    within a few hundred nodes: first a short dive, then (2c) a longer.
   Position work = pos;
   std::vector<Move> line;
-  GuidedMateSearch guided(side, options.node_budget / 4, options.table_bytes);
-  if (guided.Find(work, kGuidedMaxPlies, &line) && LineIsPlayable(pos, side, line))
-    return MateAbility{CanMate::kYes, "", line};
-  uint64_t used = guided.nodes();
+  uint64_t used = 0;
+  const uint64_t first_dive = std::min(options.node_budget / 4, kFirstDiveNodes);
+  {
+    GuidedMateSearch guided(side, first_dive, options.table_bytes);
+    if (guided.Find(work, kGuidedMaxPlies, &line) && LineIsPlayable(pos, side, line))
+      return MateAbility{CanMate::kYes, "", line};
+    used += guided.nodes();
+  }
+
+  // 2a. A mate with two or three men while the others stand still, read off
+  //     the tables (lone minor pieces against pawns and pieces, where the
+  //     dives wander longest).
+  if (options.retrograde) {
+    std::vector<Move> still;
+    if (FindMateWithStillMen(pos, side, SharedRetrogradeSolver(), kStillMenSets, kStillMenProbes,
+                             &still))
+      return MateAbility{CanMate::kYes, "", still};
+  }
+
+  // 2c. The longer dive.
+  if (options.node_budget / 4 > first_dive) {
+    GuidedMateSearch guided(side, options.node_budget / 4 - first_dive, options.table_bytes);
+    if (guided.Find(work, kGuidedMaxPlies, &line) && LineIsPlayable(pos, side, line))
+      return MateAbility{CanMate::kYes, "", line};
+    used += guided.nodes();
+  }
 
   // 2b. A tablebase win proves mate; the tables give the line.
   if (options.syzygy && PopCount(pos.pieces()) <= options.syzygy->largest() &&

@@ -75,4 +75,11 @@ MateAbility RetrogradeMateAbility(const Position& pos, Color side);
 // run after every move of every game.
 MateAbility MaterialMateAbility(const Position& pos, Color side);
 
+// Whether `line` is a mating line for `side` that the Laws let be played
+// from `start`: every move legal, no automatic ending (75 moves, stalemate,
+// mate of `side`) before its last move, which mates. Fivefold is not
+// checked: it would need the game's history, and a line could only trip it
+// by repeating a position that history already holds four times.
+bool LineIsPlayable(const Position& start, Color side, const std::vector<Move>& line);
+
 }  // namespace arbiter

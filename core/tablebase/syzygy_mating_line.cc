@@ -20,7 +20,7 @@ absl::StatusOr<std::vector<Move>> SyzygyMatingLine(const SyzygyTablebase& tables
   Position pos = start;
   std::vector<Move> line;
   while (int(line.size()) < max_plies) {
-    if (pos.in_check() && MoveList(pos).empty()) {
+    if (pos.in_check() && !HasLegalMove(pos)) {
       if (pos.side_to_move() == winner)
         return absl::FailedPreconditionError("the side to win is checkmated");
       return line;

@@ -1,0 +1,119 @@
+#include "core/rules/subset_mate_search.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "core/chess/bitboard.h"
+#include "core/chess/movegen.h"
+#include "core/chess/random_placement.h"
+#include "core/rules/mate_ability.h"
+
+namespace arbiter {
+namespace {
+
+constexpr std::string_view kPieceChars = " PNBRQK  pnbrqk";
+
+// `pos` with only the kings and the men on `kept`: same side to move, no
+// castling rights or e.p. square, clocks 0; nullopt when that position is
+// illegal (the side not to move in check).
+std::optional<Position> WithOnly(const Position& pos, Bitboard kept) {
+  std::string board(64, '.');
+  for (Bitboard b = kept | pos.pieces(kKing); b;) {
+    const Square s = PopLsb(b);
+    board[s] = kPieceChars[pos.piece_on(s)];
+  }
+  absl::StatusOr<Position> reduced = Position::FromFen(
+      FenPlacement(board) + (pos.side_to_move() == kWhite ? " w - - 0 1" : " b - - 0 1"));
+  if (!reduced.ok()) return std::nullopt;
+  return *std::move(reduced);
+}
+
+struct Candidate {
+  int distance;
+  Bitboard kept;
+};
+
+// Depth-first over the shortest helpmates of the reduced position `reduced`
+// (the tables' distances fall by one each ply), played in the full
+// position `full` by the kept men and the kings only; a move onto a still
+// man is not taken. Both positions move in step.
+class StillMenWalk {
+ public:
+  StillMenWalk(Color winner, tablebase::RetrogradeSolver& solver, uint64_t probes)
+      : winner_(winner), solver_(solver), probes_left_(probes) {}
+
+  bool Run(Position& full, Position& reduced, int distance, std::vector<Move>* line) {
+    if (distance == 0) {
+      return full.side_to_move() != winner_ && full.in_check() && !HasLegalMove(full);
+    }
+    if (full.halfmove_clock() >= 150) return false;  // 9.6.2 comes first
+    const Bitboard still = full.pieces() & ~reduced.pieces();
+    for (Move m : MoveList(full)) {
+      if (still & SquareBB(m.to())) continue;
+      if (m.kind() == Move::kEnPassant && (still & SquareBB(Square(m.to() ^ 8)))) continue;
+      if (!IsLegalMove(reduced, m)) continue;  // e.g. blocked there, open here
+      if (probes_left_ == 0) return false;
+      --probes_left_;
+      reduced.DoMove(m);
+      absl::StatusOr<std::optional<int>> d = solver_.MateDistance(reduced, winner_);
+      bool found = false;
+      if (d.ok() && d->has_value() && **d == distance - 1) {
+        full.DoMove(m);
+        found = Run(full, reduced, distance - 1, line);
+        full.UndoMove(m);
+      }
+      reduced.UndoMove(m);
+      if (found) {
+        line->push_back(m);
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  Color winner_;
+  tablebase::RetrogradeSolver& solver_;
+  uint64_t probes_left_;
+};
+
+}  // namespace
+
+bool FindMateWithStillMen(const Position& pos, Color winner, tablebase::RetrogradeSolver& solver,
+                          size_t max_sets, uint64_t probes_per_set, std::vector<Move>* line) {
+  const Bitboard others = pos.pieces() & ~pos.pieces(kKing);
+  if (PopCount(others) + 2 <= tablebase::kMaxMen) return false;  // the tables settle it whole
+  static_assert(tablebase::kMaxMen == 4, "the sets below are pairs and singles");
+  // Sets of one or two men, at least one the winner's (a bare king never
+  // mates), in square order: deterministic.
+  std::vector<Candidate> candidates;
+  auto consider = [&](Bitboard kept) {
+    if (!(kept & pos.pieces(winner))) return;
+    std::optional<Position> reduced = WithOnly(pos, kept);
+    if (!reduced) return;
+    absl::StatusOr<std::optional<int>> d = solver.MateDistance(*reduced, winner);
+    if (d.ok() && d->has_value()) candidates.push_back({**d, kept});
+  };
+  for (Bitboard a = others; a;) {
+    const Bitboard first = SquareBB(PopLsb(a));
+    consider(first);
+    for (Bitboard b = a; b;) consider(first | SquareBB(PopLsb(b)));
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& x, const Candidate& y) { return x.distance < y.distance; });
+  if (candidates.size() > max_sets) candidates.resize(max_sets);
+  for (const Candidate& c : candidates) {
+    std::optional<Position> reduced = WithOnly(pos, c.kept);
+    Position full = pos;
+    std::vector<Move> reversed;
+    StillMenWalk walk(winner, solver, probes_per_set);
+    if (walk.Run(full, *reduced, c.distance, &reversed)) {
+      line->assign(reversed.rbegin(), reversed.rend());
+      if (LineIsPlayable(pos, winner, *line)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace arbiter
