@@ -234,5 +234,28 @@ TEST(Chess99Position, RandomPlayoutsKeepKeyAndUndo) {
   }
 }
 
+// The §3 attack test agrees with move generation: the side to move attacks
+// the enemy king exactly when one of its ordinary (non-deferred) moves
+// captures it.
+TEST(Chess99Position, AttackTestAgreesWithMoveGeneration) {
+  std::mt19937 rng(3);
+  int checks = 0;
+  for (int game = 0; game < 100; ++game) {
+    Position pos = Position::Start();
+    for (int ply = 0; ply < 300; ++ply) {
+      const std::vector<Move> moves = GenerateMoves(pos);
+      if (moves.empty()) break;
+      bool captures = false;
+      for (const Move& m : moves) {
+        captures |= m.deferred == kNoPieceType && TypeOf(pos.CapturedPiece(m)) == kKing;
+      }
+      ASSERT_EQ(pos.InCheck(Opponent(pos.side_to_move())), captures) << pos.Fen();
+      checks += captures;
+      pos.MakeMove(moves[rng() % moves.size()]);
+    }
+  }
+  EXPECT_GT(checks, 50);
+}
+
 }  // namespace
 }  // namespace arbiter::chess99
