@@ -26,27 +26,39 @@ grpc::Status Invalid(const absl::Status& s) {
 
 }  // namespace
 
+// One of the `threads` compute slots. A batch gives its slot up while it
+// writes a chunk of verdicts (the write waits for the network and for flow
+// control), so that another batch computes meanwhile.
 class WorkerService::Slot {
  public:
-  explicit Slot(WorkerService& s) : s_(s) {
+  explicit Slot(WorkerService& s) : s_(s) { Acquire(); }
+  ~Slot() {
+    if (held_) Release();
+  }
+
+  void Acquire() {
     std::unique_lock<std::mutex> lock(s_.mu_);
     s_.waiting_.Increment();
     s_.slot_free_.wait(lock, [&] { return s_.busy_ < s_.threads_; });
     s_.waiting_.Decrement();
     ++s_.busy_;
     s_.in_flight_.Increment();
+    held_ = true;
   }
-  ~Slot() {
+
+  void Release() {
     {
       std::lock_guard<std::mutex> lock(s_.mu_);
       --s_.busy_;
       s_.in_flight_.Decrement();
     }
+    held_ = false;
     s_.slot_free_.notify_one();
   }
 
  private:
   WorkerService& s_;
+  bool held_ = false;
 };
 
 WorkerService::WorkerService(int threads, int max_table_mb,
@@ -149,7 +161,12 @@ grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
   // A few verdicts per message: most games take well under a millisecond,
   // and one message each would cost more than the rulings.
   auto flush = [&] {
-    const bool ok = chunk.verdicts().empty() || writer->Write(chunk);
+    bool ok = true;
+    if (!chunk.verdicts().empty()) {
+      slot.Release();
+      ok = writer->Write(chunk);
+      slot.Acquire();
+    }
     verdicts_.Increment(double(chunk.verdicts_size()));
     verdicts_served_ += uint64_t(chunk.verdicts_size());
     chunk.Clear();
