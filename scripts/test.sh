@@ -17,3 +17,8 @@ if [ -z "${ARBITER_SHARED:-}" ] && [ -d ../shared ]; then
 fi
 export PATH="$PATH:/usr/games"
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
+
+# Every fuzz target briefly under ASan and UBSan (clang, build-fuzz/): its
+# past crashers, then FUZZ_SECONDS of fuzzing from its seeds. About 3
+# minutes from an empty build directory.
+scripts/fuzz-smoke.sh
