@@ -414,5 +414,37 @@ TEST(Chess99Perft, AgreesWithANaiveGeneratorOnRandomGames) {
       positions, ep, short_castle, long_castle, arrival, deferred);
 }
 
+// Perft(3) and perft(4) from the start, counted by the naive generator at
+// every node of the depth-3 tree (checking each interior node's move list
+// against GenerateMoves on the way).
+TEST(Chess99Perft, StartDepth4ByTheNaiveGenerator) {
+  Position pos = Position::Start();
+  uint64_t depth3 = 0, depth4 = 0;
+  auto same = [](const Position& p) {
+    std::set<std::string> mine;
+    for (const Move& m : GenerateMoves(p)) mine.insert(MoveToCoordinate(m));
+    return mine == ReferenceMoves(p);
+  };
+  for (const Move& a : GenerateMoves(pos)) {
+    pos.MakeMove(a);
+    for (const Move& b : GenerateMoves(pos)) {
+      pos.MakeMove(b);
+      ASSERT_TRUE(same(pos)) << pos.Fen();
+      for (const Move& c : GenerateMoves(pos)) {
+        ++depth3;
+        pos.MakeMove(c);
+        depth4 += ReferenceMoves(pos).size();
+        pos.UnmakeMove(c);
+      }
+      pos.UnmakeMove(b);
+    }
+    pos.UnmakeMove(a);
+  }
+  EXPECT_EQ(depth3, 20217u);
+  EXPECT_EQ(depth4, 603314u);
+  EXPECT_EQ(Perft(pos, 3), depth3);
+  EXPECT_EQ(Perft(pos, 4), depth4);
+}
+
 }  // namespace
 }  // namespace arbiter::chess99
