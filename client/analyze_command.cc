@@ -11,12 +11,14 @@
 #include "client/args.h"
 #include "client/commands.h"
 #include "client/remote.h"
+#include "client/rules_option.h"
 #include "client/search_options.h"
 #include "client/tablebase_options.h"
 #include "client/tables_option.h"
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/rules/assessment.h"
+#include "core/rules/chess99_analysis.h"
 #include "core/rules/position_analysis.h"
 #include "core/rules/report.h"
 #include "core/rules/tablebase_verdict.h"
@@ -99,16 +101,26 @@ std::string Render(const PositionAnalysis& a, bool json) {
   return Text(a.position, a.assessment) + (tb ? TablebaseText(*tb) : "");
 }
 
-// Embedded, or through a coordinator: the same question, the same answer.
-using Analyzer = std::function<absl::StatusOr<PositionAnalysis>(
-    const std::string& fen, bool chess960, const std::vector<std::string>& moves)>;
+// Embedded, or through a coordinator, under either rules: the same
+// question, the same rendered answer.
+using Analyzer = std::function<absl::StatusOr<std::string>(
+    const std::string& fen, bool chess960, const std::vector<std::string>& moves, bool json)>;
 
 absl::StatusOr<std::string> AnalyzeOne(const Analyzer& analyze, const std::string& fen,
                                        bool chess960, const std::vector<std::string>& moves,
                                        bool json) {
-  absl::StatusOr<PositionAnalysis> a = analyze(fen, chess960, moves);
+  return analyze(fen, chess960, moves, json);
+}
+
+// Renders what `analyze` found, or passes its error on.
+template <typename Analysis, typename RenderFn>
+absl::StatusOr<std::string> Rendered(const absl::StatusOr<Analysis>& a, RenderFn render) {
   if (!a.ok()) return a.status();
-  return Render(*a, json);
+  return render(*a);
+}
+
+std::string RenderChess99(const Chess99Report& r, bool json) {
+  return json ? Chess99ReportJson(r) + "\n" : Chess99ReportText(r);
 }
 
 int RunBatch(const std::string& path, bool chess960, const Analyzer& analyze) {
@@ -165,12 +177,18 @@ int RunAnalyze(const std::vector<std::string>& argv) {
   }
   absl::StatusOr<Args> args =
       Args::Parse(rest,
-                  {"fen", kBudgetOption, kTableOption, kSyzygyOption, kTablesOption,
+                  {"fen", kRulesOption, kBudgetOption, kTableOption, kSyzygyOption, kTablesOption,
                    kCoordinatorOption, kTlsCaOption, kTokenFileOption},
                   {"json", "chess960"});
   if (!args.ok()) return Fail(args.status());
   absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, {});
   if (!options.ok()) return Fail(options.status());
+  absl::StatusOr<Rules> rules = RulesFrom(*args);
+  if (!rules.ok()) return Fail(rules.status());
+  const bool chess99 = *rules == Rules::kChess99;
+  if (chess99 && (args->Has("chess960") || args->Has(kSyzygyOption)))
+    return Fail(absl::InvalidArgumentError(
+        "--rules chess99 takes FEN-9 positions: no --chess960 or --syzygy"));
   Analyzer analyze;
   std::unique_ptr<RemoteArbiter> remote;
   std::shared_ptr<const SyzygyTablebase> tables;
@@ -179,17 +197,26 @@ int RunAnalyze(const std::vector<std::string>& argv) {
     if (!connected.ok()) return Fail(connected.status());
     remote = *std::move(connected);
     const bool tablebase = TablebaseRequested(*args);
-    analyze = [&, tablebase](const std::string& fen, bool chess960,
-                             const std::vector<std::string>& moves) {
-      return remote->Analyze(fen, chess960, moves, *options, tablebase);
+    analyze = [&, tablebase, chess99](const std::string& fen, bool chess960,
+                                      const std::vector<std::string>& moves, bool json) {
+      if (chess99)
+        return Rendered(remote->AnalyzeChess99(fen, moves, *options),
+                        [json](const Chess99Report& r) { return RenderChess99(r, json); });
+      return Rendered(remote->Analyze(fen, chess960, moves, *options, tablebase),
+                      [json](const PositionAnalysis& a) { return Render(a, json); });
     };
   } else {
     if (absl::Status s = ConfigureTablesFrom(*args); !s.ok()) return Fail(s);
     absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> opened = TablebaseFrom(*args);
     if (!opened.ok()) return Fail(opened.status());
     tables = *std::move(opened);
-    analyze = [&](const std::string& fen, bool chess960, const std::vector<std::string>& moves) {
-      return AnalyzePosition(fen, chess960, moves, *options, tables.get());
+    analyze = [&, chess99](const std::string& fen, bool chess960,
+                           const std::vector<std::string>& moves, bool json) {
+      if (chess99)
+        return Rendered(AnalyzeChess99Position(fen, moves, int64_t(options->node_budget)),
+                        [json](const Chess99Report& r) { return RenderChess99(r, json); });
+      return Rendered(AnalyzePosition(fen, chess960, moves, *options, tables.get()),
+                      [json](const PositionAnalysis& a) { return Render(a, json); });
     };
   }
   const bool chess960 = args->Has("chess960");

@@ -8,6 +8,7 @@
 #include "client/args.h"
 #include "client/commands.h"
 #include "client/remote.h"
+#include "client/rules_option.h"
 #include "client/search_options.h"
 #include "client/tablebase_options.h"
 #include "client/verdict_output.h"
@@ -34,7 +35,7 @@ int RunJob(const std::vector<std::string>& argv) {
   absl::StatusOr<Args> args =
       Args::Parse(argv,
                   {kCoordinatorOption, kTlsCaOption, kTokenFileOption, "format", "from",
-                   kBudgetOption, kTableOption, kSyzygyOption},
+                   kRulesOption, kBudgetOption, kTableOption, kSyzygyOption},
                   {});
   if (!args.ok()) return Fail(args.status());
   const std::vector<std::string>& words = args->positional();
@@ -52,7 +53,10 @@ int RunJob(const std::vector<std::string>& argv) {
   if (words[0] == "submit") {
     absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, MateSearchOptions{});
     if (!options.ok()) return Fail(options.status());
-    absl::StatusOr<JobStatus> job = remote.SubmitJob(words[1], *options, TablebaseRequested(*args));
+    absl::StatusOr<Rules> rules = RulesFrom(*args);
+    if (!rules.ok()) return Fail(rules.status());
+    absl::StatusOr<JobStatus> job =
+        remote.SubmitJob(words[1], *options, TablebaseRequested(*args), *rules == Rules::kChess99);
     if (!job.ok()) return Fail(job.status());
     std::printf("%s\n", job->id.c_str());
     return 0;

@@ -61,6 +61,16 @@ absl::StatusOr<std::unique_ptr<RemoteArbiter>> RemoteArbiter::Connect(const Args
 
 RemoteArbiter::~RemoteArbiter() = default;
 
+absl::StatusOr<v1::Assessment> RemoteArbiter::Ask(v1::AnalyzeRequest& request) {
+  grpc::ClientContext ctx;
+  v1::Assessment reply;
+  grpc::Status s = impl_->stub->Analyze(&ctx, request, &reply);
+  if (s.error_code() == grpc::StatusCode::INVALID_ARGUMENT)
+    return absl::InvalidArgumentError(s.error_message());  // as the embedded run says it
+  if (!s.ok()) return impl_->Error(s);
+  return reply;
+}
+
 absl::StatusOr<PositionAnalysis> RemoteArbiter::Analyze(const std::string& fen, bool chess960,
                                                         const std::vector<std::string>& moves,
                                                         const MateSearchOptions& options,
@@ -70,13 +80,22 @@ absl::StatusOr<PositionAnalysis> RemoteArbiter::Analyze(const std::string& fen, 
   for (const std::string& m : moves) request.add_moves(m);
   request.set_chess960(chess960);
   *request.mutable_options() = wire::ToProto(options, tablebase);
-  grpc::ClientContext ctx;
-  v1::Assessment reply;
-  grpc::Status s = impl_->stub->Analyze(&ctx, request, &reply);
-  if (s.error_code() == grpc::StatusCode::INVALID_ARGUMENT)
-    return absl::InvalidArgumentError(s.error_message());  // as the embedded run says it
-  if (!s.ok()) return impl_->Error(s);
-  return wire::FromProto(reply);
+  absl::StatusOr<v1::Assessment> reply = Ask(request);
+  if (!reply.ok()) return reply.status();
+  return wire::FromProto(*reply);
+}
+
+absl::StatusOr<Chess99Report> RemoteArbiter::AnalyzeChess99(const std::string& fen,
+                                                            const std::vector<std::string>& moves,
+                                                            const MateSearchOptions& options) {
+  v1::AnalyzeRequest request;
+  request.set_fen(fen);
+  for (const std::string& m : moves) request.add_moves(m);
+  *request.mutable_options() = wire::ToProto(options, false);
+  request.mutable_options()->set_rules(v1::RULESET_CHESS99);
+  absl::StatusOr<v1::Assessment> reply = Ask(request);
+  if (!reply.ok()) return reply.status();
+  return wire::Chess99FromProto(*reply);
 }
 
 absl::Status RemoteArbiter::Verify(const std::function<bool(RawGame*)>& next,
@@ -170,11 +189,12 @@ JobStatus FromJob(const v1::Job& job) {
 }  // namespace
 
 absl::StatusOr<JobStatus> RemoteArbiter::SubmitJob(const std::string& path,
-                                                   const MateSearchOptions& options,
-                                                   bool tablebase) {
+                                                   const MateSearchOptions& options, bool tablebase,
+                                                   bool chess99) {
   v1::SubmitJobRequest request;
   request.set_path(path);
   *request.mutable_options() = wire::ToProto(options, tablebase);
+  if (chess99) request.mutable_options()->set_rules(v1::RULESET_CHESS99);
   grpc::ClientContext ctx;
   v1::Job job;
   grpc::Status s = impl_->stub->SubmitJob(&ctx, request, &job);

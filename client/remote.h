@@ -12,8 +12,14 @@
 #include "absl/status/statusor.h"
 #include "client/args.h"
 #include "core/pgn/pgn_reader.h"
+#include "core/rules/chess99_analysis.h"
 #include "core/rules/game_verdict.h"
 #include "core/rules/position_analysis.h"
+
+namespace arbiter::v1 {
+class AnalyzeRequest;
+class Assessment;
+}  // namespace arbiter::v1
 
 namespace arbiter::cli {
 
@@ -53,6 +59,10 @@ class RemoteArbiter {
   absl::StatusOr<PositionAnalysis> Analyze(const std::string& fen, bool chess960,
                                            const std::vector<std::string>& moves,
                                            const MateSearchOptions& options, bool tablebase);
+  // `analyze --rules chess99`: `fen` in FEN-9, moves in Chess 99 notation.
+  absl::StatusOr<Chess99Report> AnalyzeChess99(const std::string& fen,
+                                               const std::vector<std::string>& moves,
+                                               const MateSearchOptions& options);
 
   // Sends every game `next` yields over one stream, `games_per_message` to a
   // message (1 when games trickle in, e.g. from a pipe, so that none waits
@@ -61,9 +71,10 @@ class RemoteArbiter {
                       bool tablebase, int games_per_message,
                       const std::function<void(GameVerdict&)>& deliver);
 
-  // Jobs over a file the coordinator reads (shared storage).
+  // Jobs over a file the coordinator reads (shared storage); `chess99`:
+  // its untagged games are Chess 99 games (--rules chess99).
   absl::StatusOr<JobStatus> SubmitJob(const std::string& path, const MateSearchOptions& options,
-                                      bool tablebase);
+                                      bool tablebase, bool chess99);
   absl::StatusOr<JobStatus> GetJob(const std::string& id);
   // Calls `update` with the job's state now and at every change until it
   // ends; returns the last state.
@@ -77,6 +88,8 @@ class RemoteArbiter {
  private:
   struct Impl;
   explicit RemoteArbiter(std::unique_ptr<Impl> impl);
+  // One Analyze call, its errors as the embedded run words them.
+  absl::StatusOr<v1::Assessment> Ask(v1::AnalyzeRequest& request);
   std::unique_ptr<Impl> impl_;
 };
 

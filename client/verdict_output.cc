@@ -52,6 +52,9 @@ std::string TextLine(const GameVerdict& v) {
   if (r.ended_at_ply) absl::StrAppend(&line, " after ply ", *r.ended_at_ply);
   if (r.moves_after_end) absl::StrAppend(&line, ", ", r.moves_after_end, " plies played after");
   if (!r.agrees) absl::StrAppend(&line, r.certain ? "  DISAGREES" : "  DISAGREES (uncertain)");
+  // Chess 99: the judge's reason, e.g. "White captured the king, but its own
+  // king is then in check".
+  if (!v.detail.empty()) absl::StrAppend(&line, "  [Chess 99: ", v.detail, "]");
   if (v.tablebase && !v.tablebase->note.empty()) {
     const bool contradiction = v.tablebase->contradiction.value_or(false);
     absl::StrAppend(&line, contradiction ? "  TABLEBASE CONTRADICTION: " : "  (tablebase: ",

@@ -17,11 +17,13 @@
 #include "client/args.h"
 #include "client/commands.h"
 #include "client/remote.h"
+#include "client/rules_option.h"
 #include "client/search_options.h"
 #include "client/tablebase_options.h"
 #include "client/tables_option.h"
 #include "client/verdict_output.h"
 #include "core/io/byte_source.h"
+#include "core/pgn/variant.h"
 #include "core/rules/game_verdict.h"
 #include "core/util/json.h"
 #include "core/util/ordered_parallel.h"
@@ -134,11 +136,11 @@ class OutputFile {
 }  // namespace
 
 int RunVerify(const std::vector<std::string>& argv) {
-  absl::StatusOr<Args> args =
-      Args::Parse(argv,
-                  {"format", "jobs", "shard", "output", kBudgetOption, kTableOption, kSyzygyOption,
-                   kTablesOption, kCoordinatorOption, kTlsCaOption, kTokenFileOption},
-                  {});
+  absl::StatusOr<Args> args = Args::Parse(
+      argv,
+      {"format", "jobs", "shard", "output", kRulesOption, kBudgetOption, kTableOption,
+       kSyzygyOption, kTablesOption, kCoordinatorOption, kTlsCaOption, kTokenFileOption},
+      {});
   if (!args.ok()) return Fail(args.status());
   // With a coordinator the workers hold the tables; embedded, this process.
   const std::string coordinator = CoordinatorFrom(*args);
@@ -166,10 +168,17 @@ int RunVerify(const std::vector<std::string>& argv) {
   if (*jobs < 1 || *jobs > 1024) return Fail(absl::InvalidArgumentError("--jobs must be 1..1024"));
   absl::StatusOr<Shard> shard = ParseShard(args->Get("shard", "0/1"));
   if (!shard.ok()) return Fail(shard.status());
+  absl::StatusOr<Rules> rules = RulesFrom(*args);
+  if (!rules.ok()) return Fail(rules.status());
 
   absl::StatusOr<std::unique_ptr<ByteSource>> source = ByteSource::Open(args->positional()[0]);
   if (!source.ok()) return Fail(source.status());
-  PgnReader reader(*std::move(source), PgnReaderOptions{.keep_comments = false});
+  PgnReaderOptions read_options;
+  read_options.keep_comments = false;
+  // Untagged games become Chess 99 games in the record itself, so that a
+  // coordinator's workers see the same rules.
+  if (*rules == Rules::kChess99) read_options.untagged_variant = kChess99Variant;
+  PgnReader reader(*std::move(source), read_options);
   // The next game of this shard: every game is parsed (RawGame::index stays
   // the global number), only the shard's are replayed.
   auto next_game = [&](RawGame* game) {

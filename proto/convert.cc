@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/chess/notation.h"
+#include "core/pgn/variant.h"
 
 namespace arbiter::wire {
 namespace {
@@ -271,6 +272,8 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
   for (const std::string& m : v.winner_line) out.add_winner_line(m);
   out.set_error(v.error);
   out.set_error_line(v.error_line);
+  out.set_rules(v.rules);
+  out.set_detail(v.detail);
   if (v.tablebase) {
     v1::TablebaseJudgement* t = out.mutable_tablebase();
     ToProto(v.tablebase->probe, t->mutable_probe());
@@ -291,6 +294,8 @@ absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
   out.winner_line.assign(v.winner_line().begin(), v.winner_line().end());
   out.error = v.error();
   out.error_line = v.error_line();
+  out.rules = v.rules();
+  out.detail = v.detail();
   if (v.has_ruling()) {
     const v1::Ruling& pr = v.ruling();
     Ruling r;
@@ -377,6 +382,85 @@ absl::StatusOr<PositionAnalysis> FromProto(const v1::Assessment& a) {
   return out;
 }
 
+namespace {
+
+void ToProto(const chess99::SideWinAbility& s, v1::Chess99Side* out) {
+  out->set_can_win(chess99::WinAbilityName(s.answer));
+  out->set_proof(s.proof);
+  out->set_section(s.section);
+  for (const std::string& m : s.line) out->add_line(m);
+}
+
+absl::StatusOr<chess99::SideWinAbility> FromProto(const v1::Chess99Side& s) {
+  chess99::SideWinAbility out;
+  if (s.can_win() == "yes") {
+    out.answer = chess99::WinAbility::kYes;
+  } else if (s.can_win() == "no") {
+    out.answer = chess99::WinAbility::kNo;
+  } else if (s.can_win() == "unknown") {
+    out.answer = chess99::WinAbility::kUnknown;
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat("bad can_win \"", s.can_win(), "\""));
+  }
+  out.proof = s.proof();
+  out.section = s.section();
+  out.line.assign(s.line().begin(), s.line().end());
+  return out;
+}
+
+}  // namespace
+
+v1::Assessment ToProto(const Chess99Report& r) {
+  v1::Assessment out;
+  out.set_fen(r.fen);
+  const chess99::PositionAnalysis& a = r.analysis;
+  v1::Chess99Assessment* c = out.mutable_chess99();
+  c->set_status(a.status);
+  c->set_section(a.section);
+  c->set_side_to_move(a.side_to_move == chess99::kWhite ? v1::COLOR_WHITE : v1::COLOR_BLACK);
+  ToProto(a.can_win[chess99::kWhite], c->mutable_white());
+  ToProto(a.can_win[chess99::kBlack], c->mutable_black());
+  for (const chess99::KingCaptureNow& k : a.king_captures) {
+    v1::Chess99KingCapture* pk = c->add_king_captures();
+    pk->set_move(k.move);
+    pk->set_site(k.site);
+    pk->set_wins(k.wins);
+    pk->set_rule(k.rule);
+    pk->set_section(k.section);
+  }
+  c->set_king_capture_claim(a.d5_claim_available);
+  c->set_opponent_moves_completed(a.opponent_moves_completed);
+  c->set_ninety_nine_window_open(a.d6_window_open);
+  for (const std::string& m : a.d6_claim_moves) c->add_ninety_nine_moves(m);
+  c->set_ninety_nine_claim(a.d6_claim_available);
+  return out;
+}
+
+absl::StatusOr<Chess99Report> Chess99FromProto(const v1::Assessment& in) {
+  if (!in.has_chess99()) return absl::InvalidArgumentError("the reply holds no Chess 99 analysis");
+  const v1::Chess99Assessment& c = in.chess99();
+  Chess99Report r;
+  r.fen = in.fen();
+  chess99::PositionAnalysis& a = r.analysis;
+  a.status = c.status();
+  a.section = c.section();
+  a.side_to_move = c.side_to_move() == v1::COLOR_BLACK ? chess99::kBlack : chess99::kWhite;
+  for (auto [side, proto] :
+       {std::pair{chess99::kWhite, &c.white()}, {chess99::kBlack, &c.black()}}) {
+    absl::StatusOr<chess99::SideWinAbility> s = FromProto(*proto);
+    if (!s.ok()) return s.status();
+    a.can_win[side] = *std::move(s);
+  }
+  for (const v1::Chess99KingCapture& k : c.king_captures())
+    a.king_captures.push_back({k.move(), k.site(), k.wins(), k.rule(), k.section()});
+  a.d5_claim_available = c.king_capture_claim();
+  a.opponent_moves_completed = c.opponent_moves_completed();
+  a.d6_window_open = c.ninety_nine_window_open();
+  a.d6_claim_moves.assign(c.ninety_nine_moves().begin(), c.ninety_nine_moves().end());
+  a.d6_claim_available = c.ninety_nine_claim();
+  return r;
+}
+
 absl::StatusOr<MateSearchOptions> FromProto(const v1::SearchOptions& o) {
   MateSearchOptions out;
   if (o.budget() != 0) {
@@ -388,6 +472,13 @@ absl::StatusOr<MateSearchOptions> FromProto(const v1::SearchOptions& o) {
     if (o.table_mb() > 65536) return absl::InvalidArgumentError("table_mb must be 1..65536");
     out.table_bytes = size_t(o.table_mb()) << 20;
   }
+  return out;
+}
+
+PgnReaderOptions ReaderOptionsFor(const v1::SearchOptions& o) {
+  PgnReaderOptions out;
+  out.keep_comments = false;
+  if (o.rules() == v1::RULESET_CHESS99) out.untagged_variant = kChess99Variant;
   return out;
 }
 

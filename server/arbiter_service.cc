@@ -50,8 +50,9 @@ v1::GameRecord Checked(v1::GameRecord r) {
 
 // The first game of a PGN text, numbered `index`; a text without a game
 // becomes a record with an error, like any unreadable game.
-v1::GameRecord RecordFromPgn(const std::string& pgn, int64_t index) {
-  PgnReader reader(ByteSource::FromString(pgn), PgnReaderOptions{.keep_comments = false});
+v1::GameRecord RecordFromPgn(const std::string& pgn, int64_t index,
+                             const v1::SearchOptions& options) {
+  PgnReader reader(ByteSource::FromString(pgn), wire::ReaderOptionsFor(options));
   RawGame raw;
   if (!reader.Next(&raw)) {
     raw = RawGame{};
@@ -90,7 +91,8 @@ grpc::Status ArbiterService::VerifyGame(grpc::ServerContext*, const v1::VerifyGa
     if (absl::Status s = CheckRecord(request->record()); !s.ok()) return ToGrpc(s);
   }
   std::shared_ptr<Run> run = dispatcher_.NewRun(request->options());
-  run->Add(request->has_record() ? request->record() : RecordFromPgn(request->pgn(), 1));
+  run->Add(request->has_record() ? request->record()
+                                 : RecordFromPgn(request->pgn(), 1, request->options()));
   run->Finish();
   if (run->Next(out)) return grpc::Status::OK;
   if (!run->status().ok()) return ToGrpc(run->status());
@@ -104,6 +106,9 @@ grpc::Status ArbiterService::VerifyGames(
   if (!stream->Read(&request)) return grpc::Status::OK;  // no games, no verdicts
   if (grpc::Status s = CheckOptions(request.options()); !s.ok()) return s;
   std::shared_ptr<Run> run = dispatcher_.NewRun(request.options());
+  // The first message's options hold for the stream (later ones may omit
+  // them), including the rules of untagged PGN games.
+  const v1::SearchOptions options = request.options();
 
   // Ids wait here in input order; verdicts come back in the same order.
   std::mutex ids_mu;
@@ -118,7 +123,7 @@ grpc::Status ArbiterService::VerifyGames(
           ids.push_back(std::move(*game.mutable_id()));
         }
         if (!run->Add(game.has_record() ? Checked(std::move(*game.mutable_record()))
-                                        : RecordFromPgn(game.pgn(), n)))
+                                        : RecordFromPgn(game.pgn(), n, options)))
           return;
       }
     } while (stream->Read(&request));

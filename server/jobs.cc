@@ -133,7 +133,7 @@ void Jobs::Execute(std::shared_ptr<Job> job, std::shared_ptr<Run> run) {
 
   // Reading feeds the run; this thread commits verdicts as they come, in order.
   std::thread reader([&, source = std::move(*source)]() mutable {
-    PgnReader pgn(std::move(source), PgnReaderOptions{.keep_comments = false});
+    PgnReader pgn(std::move(source), wire::ReaderOptionsFor(job->state.options()));
     RawGame raw;
     for (int64_t n = 0; pgn.Next(&raw); ++n) {
       if (n < skip) continue;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/rules/chess99_analysis.h"
 #include "core/rules/game_verdict.h"
 #include "core/rules/position_analysis.h"
 #include "proto/convert.h"
@@ -137,6 +138,16 @@ grpc::Status WorkerService::Analyze(grpc::ServerContext*, const v1::AnalyzeReque
     return failures_.Increment(), s;
   Slot slot(*this);
   const auto start = Clock::now();
+  if (request->options().rules() == v1::RULESET_CHESS99) {
+    absl::StatusOr<Chess99Report> r =
+        AnalyzeChess99Position(request->fen(), {request->moves().begin(), request->moves().end()},
+                               int64_t(options.node_budget));
+    if (!r.ok()) return failures_.Increment(), Invalid(r.status());
+    *out = wire::ToProto(*r);
+    analysis_seconds_.Observe(SecondsSince(start));
+    analyses_.Increment();
+    return grpc::Status::OK;
+  }
   absl::StatusOr<PositionAnalysis> a =
       AnalyzePosition(request->fen(), request->chess960(),
                       {request->moves().begin(), request->moves().end()}, options, options.syzygy);

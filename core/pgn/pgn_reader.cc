@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/pgn/variant.h"
 
 namespace arbiter {
 namespace {
@@ -277,6 +278,7 @@ bool PgnReader::Next(RawGame* game) {
   game->index = 0;
   game->first_line = 0;
   phase_ = Phase::kBefore;
+  chess99_ = false;
   blank_line_seen_ = false;
   if (resync_) {
     resync_ = false;
@@ -307,7 +309,7 @@ bool PgnReader::Next(RawGame* game) {
         at_line_start_ = false;
         bool game_over = false;
         if (!ReadToken(game, &game_over) || game_over) return true;
-        if (phase_ == Phase::kMovetext) ScanPlainMovetext(game);
+        if (phase_ == Phase::kMovetext && !chess99_) ScanPlainMovetext(game);
         continue;
       }
       default:
@@ -595,7 +597,72 @@ void PgnReader::ScanPlainMovetext(RawGame* game) {
   p_ = const_cast<char*>(p);
 }
 
+void PgnReader::EnterMovetext(RawGame* game) {
+  const std::string* variant = game->Tag("Variant");
+  if (variant == nullptr && !options_.untagged_variant.empty()) {
+    game->tags.emplace_back("Variant", options_.untagged_variant);
+    variant = &game->tags.back().second;
+  }
+  chess99_ = variant != nullptr && IsChess99Variant(*variant);
+  BeginMovetext(game);
+}
+
+bool PgnReader::ReadChess99Token(RawGame* game, bool* game_over) {
+  const int64_t line = line_;
+  char* start = p_;
+  char* q = p_;
+  auto is_token = [](char c) { return kClass[static_cast<unsigned char>(c)] == kToken; };
+  while (is_token(*q)) ++q;
+  std::string_view tok(start, size_t(q - start));
+  if (tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*") {
+    p_ = q;
+    game->result_token.assign(tok);
+    *game_over = true;
+    return true;
+  }
+  // A move number, alone ("12.", "12...") or glued to its move ("12.e24").
+  size_t i = 0;
+  while (i < tok.size() && IsDigit(tok[i])) ++i;
+  if (i > 0) {
+    const size_t digits_end = i;
+    while (i < tok.size() && tok[i] == '.') ++i;
+    if (i == digits_end) {
+      p_ = q;
+      Fail(game, line, absl::StrCat("unexpected token \"", std::string(tok.substr(0, 40)), "\""));
+      return false;
+    }
+    start += i;
+    if (start == q) {
+      p_ = q;
+      return true;
+    }
+  }
+  if (*start == '!' || *start == '?') {
+    p_ = q;
+    tok = std::string_view(start, size_t(q - start));
+    const int nag = SuffixNag(tok);
+    if (nag == 0) {
+      Fail(game, line, absl::StrCat("unexpected token \"", std::string(tok.substr(0, 40)), "\""));
+      return false;
+    }
+    if (!game->moves.empty()) game->moves.back().nags.push_back(nag);
+    return true;
+  }
+  // The captured unit named after the move: "(K)", "(B*)", "()", glued.
+  while (*q == '(') {
+    char* close = q + 1;
+    while (close - q <= 4 && is_token(*close)) ++close;
+    if (*close != ')') break;
+    q = close + 1;
+    while (is_token(*q)) ++q;
+  }
+  p_ = q;
+  return AddSan(game, std::string_view(start, size_t(q - start)), line);
+}
+
 bool PgnReader::ReadToken(RawGame* game, bool* game_over) {
+  if (phase_ != Phase::kMovetext) EnterMovetext(game);
+  if (chess99_) return ReadChess99Token(game, game_over);
   const int64_t line = line_;
   char* start = p_;
   char* q = p_;
@@ -703,7 +770,9 @@ void PgnReader::AttachComment(RawGame* game, std::string_view text) {
   if (phase_ != Phase::kMovetext || game->moves.empty()) return;
   RawMove& move = game->moves.back();
   if (int clock = ParseClock(text); clock >= 0) move.clock_centis = clock;
-  if (!options_.keep_comments) return;
+  // Chess 99 records carry draw offers and claims in comments
+  // (core/chess99/game_record.h): they are kept whatever the option says.
+  if (!options_.keep_comments && !chess99_) return;
   text = Trim(text);
   if (text.empty()) return;
   if (!move.comment.empty()) move.comment += ' ';

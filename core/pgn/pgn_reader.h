@@ -53,6 +53,9 @@ struct PgnReaderOptions {
   // Copy comment text into RawMove::comment. Clocks are extracted either way;
   // switching this off saves a copy per commented move.
   bool keep_comments = true;
+  // Given to games without a [Variant] tag, as that tag (`arbiter verify
+  // --rules chess99`: "Chess 99"); empty: such games stay untagged.
+  std::string untagged_variant = {};
 };
 
 class PgnReader {
@@ -100,6 +103,13 @@ class PgnReader {
   bool ReadComment(RawGame* game);
   bool SkipVariation(RawGame* game);
   bool ReadToken(RawGame* game, bool* game_over);
+  // The movetext of a Chess 99 game: moves in its notation ("Kxb8(B*)",
+  // "b=Be4", "Kf1&i1", "d6xe5*"), where '(' glued to a move is part of it
+  // and '*' glued to a move is not the result.
+  bool ReadChess99Token(RawGame* game, bool* game_over);
+  // At the first movetext token: applies untagged_variant and decides how
+  // the movetext is read.
+  void EnterMovetext(RawGame* game);
   // Consumes what follows a move while it has the plain shape of most
   // movetext (moves, move numbers, comments closed on the same line, blanks);
   // stops before anything else, which the general loop handles. A fast path
@@ -128,6 +138,7 @@ class PgnReader {
   bool line_is_tag_ = false;      // this line started with '['
   bool blank_line_seen_ = false;  // since the last tag pair
   int64_t games_ = 0;
+  bool chess99_ = false;  // this game's movetext is Chess 99's
   bool resync_ = false;
   bool resync_from_tag_line_ = false;
   bool done_ = false;

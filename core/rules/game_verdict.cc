@@ -1,6 +1,7 @@
 #include "core/rules/game_verdict.h"
 
 #include "core/chess/notation.h"
+#include "core/rules/chess99_verdict.h"
 #include "core/util/json.h"
 
 namespace arbiter {
@@ -40,6 +41,11 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
   if (out->declared.empty()) out->declared = raw.result_token;
   if (const std::string* t = raw.Tag("Termination")) out->termination = *t;
   out->plies = int(raw.moves.size());
+  if (IsChess99Game(raw)) {
+    VerifyChess99Game(raw, out);
+    if (tables) out->tablebase = NoPositionJudgement("a Chess 99 game: no tablebase covers it");
+    return;
+  }
 
   ReplayGame(raw, scratch);
   if (!scratch->error.ok()) {
@@ -67,6 +73,8 @@ std::string GameVerdictJson(const GameVerdict& v) {
   json::Object o;
   o.Add("game", v.game).Add("site", v.site).Add("declared", v.declared);
   o.Add("termination", v.termination);
+  // Chess 99 records say so; chess records keep the fields they always had.
+  if (!v.rules.empty()) o.Add("rules", v.rules);
   if (!v.ruling) {
     o.AddNull("ruling").AddNull("agrees").AddNull("rule").AddNull("article");
     o.AddNull("ended_at_ply").AddNull("moves_after_end");
@@ -104,6 +112,7 @@ std::string GameVerdictJson(const GameVerdict& v) {
   }
   o.AddRaw("claim_grounds",
            json::Array(r.claim_grounds, [](const std::string& s) { return json::Quote(s); }));
+  if (!v.rules.empty()) o.Add("detail", v.detail);
   if (v.tablebase) AddTablebaseFields(*v.tablebase, &o);
   o.AddNull("error");
   return o.Close();

@@ -25,6 +25,11 @@ struct GameVerdict {
   std::string end_fen;           // position where the game was ruled
   // The mating line of `ruling->winner_can_mate`, in UCI from end_fen.
   std::vector<std::string> winner_line;
+  // "" for chess (FIDE), "chess99" for a Chess 99 game (chess99_verdict.h),
+  // whose `end_fen` is then FEN-9 and whose `detail` says why, in a
+  // sentence.
+  std::string rules;
+  std::string detail;
   std::string error;  // empty, or what is wrong
   int64_t error_line = 0;
   // Set exactly when tables were given: the records of a run without tables

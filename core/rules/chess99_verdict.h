@@ -1,0 +1,28 @@
+// Chess 99 games (core/chess99/) in the common verdict of game_verdict.h,
+// so that `verify`, the workers and the jobs rule on them like on any other
+// record. A game is a Chess 99 game when its [Variant] tag says so
+// (core/pgn/variant.h; `verify --rules chess99` tags untagged games).
+//
+// The record: [FEN] in FEN-9 (the Chess 99 start position without it);
+// moves in the site notation or the coordinate form (chess99/notation.h);
+// a draw offer or claim made with a move is a PGN command in the comment
+// after it, "{[%draw offer]}" or "{[%draw claim]}"; "{[%draw accept]}"
+// after a move: the next player accepts the open offer (§5.4). A record
+// that stops with an open offer and declares 1/2-1/2 was agreed (D1). A
+// decisive result the moves do not explain is a resignation (§5.2), or a
+// flag fall (§5.3) when [Termination] mentions time.
+#pragma once
+
+#include "core/pgn/pgn_reader.h"
+#include "core/rules/game_verdict.h"
+
+namespace arbiter {
+
+bool IsChess99Game(const RawGame& raw);
+
+// Fills `out` (its game, site, declared, termination and plies already set
+// by VerifyGame): the ruling, rule and section of the Chess 99 judge, the
+// end position in FEN-9, and the judge's one-sentence reason in `detail`.
+void VerifyChess99Game(const RawGame& raw, GameVerdict* out);
+
+}  // namespace arbiter
