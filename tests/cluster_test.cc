@@ -289,6 +289,49 @@ TEST_F(Cluster, AnalyzeThroughTheCoordinatorEqualsEmbedded) {
   EXPECT_PRED_FORMAT2(testing::Contains, bad.out, "FEN must have 6 fields");
 }
 
+// Chess 99 (issue 8): the ruleset travels with the request (analyze) and
+// with the records (verify), and the answers are the embedded run's bytes.
+TEST_F(Cluster, Chess99ThroughTheCoordinatorEqualsEmbedded) {
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w});
+  ASSERT_GT(c, 0);
+  const std::string remote = absl::StrCat(kBin, "/arbiter --coordinator ", Address(c), " ");
+  const std::string embedded = "env -u ARBITER_COORDINATOR " + kBin + "/arbiter ";
+  const std::string games = std::string(ARBITER_SOURCE_DIR) + "/examples/chess99_games.pgn";
+  // The same games without their [Variant] tags: Chess 99 only by --rules.
+  const std::string untagged = ::testing::TempDir() + "/chess99_untagged.pgn";
+  ASSERT_EQ(testing::RunCommand("grep -v '^\\[Variant ' " + games + " > " + untagged).exit_code, 0);
+  auto without_time = [](std::string s) { return s.substr(0, s.find("\"seconds\"")); };
+  const std::vector<std::string> cases = {
+      "analyze --rules chess99 --json --fen '9/9/9/2N6/3Kk4/9/2b6/9/9 w - - 0 60'",
+      "analyze --rules chess99 --fen '4k4/9/p8/9/9/9/9/P8/4K4 b - - 0 99'",
+      "analyze --rules chess99 --json --fen '9/9/9/9/4k4/9/9/9/n3K4 w - - 0 70' --moves Kd2 Nb3",
+      "verify --format jsonl " + games,
+      "verify --rules chess99 --format jsonl " + untagged,
+  };
+  for (const std::string& args : cases) {
+    testing::CommandResult local = testing::RunCommand(embedded + args);
+    testing::CommandResult far = testing::RunCommand(remote + args);
+    EXPECT_EQ(local.exit_code, 0) << args;
+    EXPECT_EQ(far.exit_code, local.exit_code) << args;
+    EXPECT_EQ(without_time(far.out), without_time(local.out)) << args;
+  }
+  // Untagged and read as chess, the same games are errors; with the rules
+  // given, they are the tagged games' verdicts.
+  testing::CommandResult tagged = testing::RunCommand(embedded + "verify --format jsonl " + games);
+  testing::CommandResult as_chess =
+      testing::RunCommand(embedded + "verify --format jsonl " + untagged);
+  testing::CommandResult as_chess99 =
+      testing::RunCommand(remote + "verify --rules chess99 --format jsonl " + untagged);
+  EXPECT_EQ(without_time(as_chess99.out), without_time(tagged.out));
+  EXPECT_PRED_FORMAT2(testing::Contains, as_chess.out, "\"errors\": 7");
+  testing::CommandResult bad = testing::RunCommand(
+      remote + "analyze --rules chess99 --fen '9/9/9/9/9/9/9/9/9 w - - 0 1' 2>&1");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_PRED_FORMAT2(testing::Contains, bad.out, "exactly one per side");
+}
+
 TEST_F(Cluster, HealthAndReflectionOnBothDaemons) {
   const int w = StartWorker(0);
   ASSERT_GT(w, 0);
