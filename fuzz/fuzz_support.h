@@ -33,6 +33,7 @@ void MoveTarget(std::string_view input);
 void PgnTarget(std::string_view input);
 void PgnZstdTarget(std::string_view input);
 void RequestTarget(std::string_view input);
+void Chess99Target(std::string_view input);
 
 }  // namespace arbiter::fuzz
 

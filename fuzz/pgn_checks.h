@@ -9,9 +9,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/chess/movegen.h"
+#include "core/chess99/position.h"
 #include "core/io/byte_source.h"
 #include "core/pgn/game_replay.h"
 #include "core/pgn/pgn_reader.h"
+#include "core/rules/chess99_verdict.h"
 #include "core/rules/game_verdict.h"
 #include "fuzz/fuzz_support.h"
 
@@ -36,7 +38,9 @@ inline std::vector<RawGame> ReadGames(std::unique_ptr<ByteSource> source, bool k
 }
 
 // The same games; when `comments_dropped`, `b` was read without comments
-// (which must then be empty) and the comments are not compared.
+// (which must then be empty, except in Chess 99 games, whose comments carry
+// draw offers and claims and are always kept) and the comments are not
+// compared.
 inline void CheckSameGames(const std::vector<RawGame>& a_games, const std::vector<RawGame>& b_games,
                            bool comments_dropped) {
   const std::vector<RawGame>& with = a_games;
@@ -54,18 +58,44 @@ inline void CheckSameGames(const std::vector<RawGame>& a_games, const std::vecto
     for (size_t i = 0; i < a.moves.size(); ++i) {
       const RawMove& x = a.moves[i];
       const RawMove& y = b.moves[i];
-      ARBITER_FUZZ_CHECK(x.san == y.san && x.line == y.line && x.clock_centis == y.clock_centis &&
-                             x.nags == y.nags &&
-                             (comments_dropped ? y.comment.empty() : x.comment == y.comment),
-                         absl::StrCat(where, " move ", i + 1, ": ", x.san, " vs ", y.san));
+      ARBITER_FUZZ_CHECK(
+          x.san == y.san && x.line == y.line && x.clock_centis == y.clock_centis &&
+              x.nags == y.nags &&
+              (comments_dropped && !IsChess99Game(b) ? y.comment.empty() : x.comment == y.comment),
+          absl::StrCat(where, " move ", i + 1, ": ", x.san, " vs ", y.san));
     }
   }
 }
 
 // Replays and verifies `raw`: moves are legal, errors are errors, and a
 // ruled game's end position and ply are consistent.
+// A Chess 99 game: a ruling or an error, never both; a read error stays an
+// error; the end position is FEN-9 that reads back.
+inline void CheckChess99Game(const RawGame& raw, ReplayedGame* scratch, GameVerdict* verdict) {
+  const std::string where = absl::StrCat("Chess 99 game ", raw.index);
+  VerifyGame(raw, FuzzSearchOptions(), scratch, verdict);
+  ARBITER_FUZZ_CHECK(verdict->rules == "chess99", where);
+  ARBITER_FUZZ_CHECK(verdict->ruling.has_value() == verdict->error.empty(), where);
+  if (!raw.error.ok()) ARBITER_FUZZ_CHECK(!verdict->error.empty(), where);
+  if (verdict->ruling) {
+    const Ruling& r = *verdict->ruling;
+    ARBITER_FUZZ_CHECK(
+        !r.ended_at_ply || (*r.ended_at_ply >= 0 && *r.ended_at_ply <= verdict->plies), where);
+    ARBITER_FUZZ_CHECK(r.moves_after_end >= 0 && r.moves_after_end <= verdict->plies, where);
+    // A captured king is missing from the end position, which FEN-9 then
+    // (rightly) refuses; every other end position reads back.
+    if (r.rule != "king_capture" && r.rule != "drawn_king_capture" && r.rule != "lone_king") {
+      absl::StatusOr<chess99::Position> end = chess99::Position::FromFen(verdict->end_fen);
+      ARBITER_FUZZ_CHECK(end.ok() && end->Fen() == verdict->end_fen,
+                         absl::StrCat(where, ": end FEN ", verdict->end_fen));
+    }
+  }
+  ARBITER_FUZZ_CHECK(!GameVerdictJson(*verdict).empty(), where);
+}
+
 inline void CheckGame(const RawGame& raw, ReplayedGame* replayed, ReplayedGame* scratch,
                       GameVerdict* verdict) {
+  if (IsChess99Game(raw)) return CheckChess99Game(raw, scratch, verdict);
   ReplayGame(raw, replayed);
   const std::string where = absl::StrCat("game ", raw.index);
   if (!raw.error.ok()) ARBITER_FUZZ_CHECK(!replayed->error.ok(), where);

@@ -12,7 +12,7 @@
 #   scripts/fuzz-long.sh TARGET [EXECUTIONS] [-- LIBFUZZER_FLAGS...]
 #   e.g. scripts/fuzz-long.sh pgn 10000000 -- -max_total_time=3600
 #
-# TARGET: fen, move, pgn, pgn_zstd or request. Measured on one core of the
+# TARGET: fen, move, pgn, pgn_zstd, request or chess99. Measured on one core of the
 # CI machine: fen 26k, request 14k, move 1.7-4k, pgn and pgn_zstd 0.4k
 # executions/s, so 10^7 takes from 7 minutes (fen) to 7 hours (pgn_zstd).
 set -euo pipefail
@@ -30,13 +30,14 @@ fi
 
 FUZZ_BUILD_DIR="$build" scripts/fuzz-smoke.sh --build-only
 bin="$build/fuzz/${target}_fuzzer"
-[ -x "$bin" ] || { echo "no fuzz target '$target' (fen move pgn pgn_zstd request)" >&2; exit 2; }
+[ -x "$bin" ] || { echo "no fuzz target '$target' (fen move pgn pgn_zstd request chess99)" >&2; exit 2; }
 corpus="$build/fuzz-corpus/$target"
 artifacts="$build/fuzz-artifacts"
 mkdir -p "$corpus" "$artifacts"
 dict=()
 case "$target" in
   pgn | pgn_zstd | move) dict=(-dict="$root/fuzz/dict/pgn.dict") ;;
+  chess99) dict=(-dict="$root/fuzz/dict/chess99.dict") ;;
 esac
 log="$build/fuzz-long-$target.log"
 echo "fuzzing $target for $executions executions; log: $log"

@@ -6,7 +6,7 @@
 # (-timeout=10), leaks, trips a sanitizer or exceeds 2 GB; the input that did
 # it is saved in build-fuzz/fuzz-artifacts/.
 #
-#   scripts/fuzz-smoke.sh [TARGET...]     (default: all five)
+#   scripts/fuzz-smoke.sh [TARGET...]     (default: all six)
 #   scripts/fuzz-smoke.sh --build-only
 #
 # Environment: FUZZ_SECONDS, FUZZ_BUILD_DIR (build-fuzz), FUZZ_BUILD_JOBS
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${FUZZ_SECONDS:-20}"
-all_targets=(fen move pgn pgn_zstd request)
+all_targets=(fen move pgn pgn_zstd request chess99)
 
 build_fuzzers() {
   local compilers=()
@@ -35,6 +35,7 @@ fuzz_flags() {
   echo "-timeout=10 -rss_limit_mb=2048 -print_final_stats=1"
   case "$target" in
     pgn | pgn_zstd | move) echo "-dict=$root/fuzz/dict/pgn.dict" ;;
+    chess99) echo "-dict=$root/fuzz/dict/chess99.dict" ;;
   esac
 }
 

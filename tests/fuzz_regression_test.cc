@@ -69,7 +69,8 @@ INSTANTIATE_TEST_SUITE_P(Fuzz, FuzzTarget,
                          ::testing::Values(Target{"fen", FenTarget}, Target{"move", MoveTarget},
                                            Target{"pgn", PgnTarget},
                                            Target{"pgn_zstd", PgnZstdTarget},
-                                           Target{"request", RequestTarget}),
+                                           Target{"request", RequestTarget},
+                                           Target{"chess99", Chess99Target}),
                          [](const ::testing::TestParamInfo<Target>& info) {
                            return std::string(info.param.name);
                          });
