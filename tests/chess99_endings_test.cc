@@ -9,15 +9,10 @@
 #include "core/chess99/perft.h"
 #include "core/chess99/position.h"
 #include "gtest/gtest.h"
+#include "tests/chess99_test_support.h"
 
 namespace arbiter::chess99 {
 namespace {
-
-Position Pos(std::string_view fen) {
-  auto pos = Position::FromFen(fen);
-  EXPECT_TRUE(pos.ok()) << fen << ": " << pos.status();
-  return pos.ok() ? *pos : Position::Start();
-}
 
 GamePly M(std::string move) { return {std::move(move), false, DrawCall::kNone}; }
 GamePly Claim(std::string move) { return {std::move(move), false, DrawCall::kClaim}; }

@@ -13,15 +13,10 @@
 #include "core/chess99/perft.h"
 #include "core/chess99/position.h"
 #include "gtest/gtest.h"
+#include "tests/chess99_test_support.h"
 
 namespace arbiter::chess99 {
 namespace {
-
-Position Pos(std::string_view fen, const Options& options = {}) {
-  auto pos = Position::FromFen(fen, options);
-  EXPECT_TRUE(pos.ok()) << fen << ": " << pos.status();
-  return pos.ok() ? *pos : Position::Start();
-}
 
 std::vector<std::string> Moves(const Position& pos) {
   std::vector<std::string> out;

@@ -7,15 +7,10 @@
 #include "core/chess99/notation.h"
 #include "core/chess99/position.h"
 #include "gtest/gtest.h"
+#include "tests/chess99_test_support.h"
 
 namespace arbiter::chess99 {
 namespace {
-
-Position Pos(std::string_view fen) {
-  auto pos = Position::FromFen(fen);
-  EXPECT_TRUE(pos.ok()) << fen << ": " << pos.status();
-  return pos.ok() ? *pos : Position::Start();
-}
 
 // Site text -> coordinate form, or the error message.
 std::string Site(const Position& pos, std::string_view text) {

@@ -8,15 +8,10 @@
 #include "core/chess99/movegen.h"
 #include "core/chess99/win_ability.h"
 #include "gtest/gtest.h"
+#include "tests/chess99_test_support.h"
 
 namespace arbiter::chess99 {
 namespace {
-
-Position Pos(std::string_view fen) {
-  auto pos = Position::FromFen(fen);
-  EXPECT_TRUE(pos.ok()) << fen << ": " << pos.status();
-  return pos.ok() ? *pos : Position::Start();
-}
 
 // A "yes" line, replayed by the game judge, ends with `side` capturing the
 // king and winning at its last ply.

@@ -116,6 +116,20 @@ std::string WithoutTiming(std::string jsonl) {
   return std::regex_replace(jsonl, std::regex("\"seconds\": [0-9.e+-]+"), "\"seconds\": T");
 }
 
+// Each of `cases` (arbiter arguments) run embedded and through a
+// coordinator: both succeed, with the same output (the summary's timing
+// aside).
+void ExpectSameAsEmbedded(const std::string& embedded, const std::string& remote,
+                          const std::vector<std::string>& cases) {
+  for (const std::string& args : cases) {
+    testing::CommandResult local = testing::RunCommand(embedded + args);
+    testing::CommandResult far = testing::RunCommand(remote + args);
+    EXPECT_EQ(local.exit_code, 0) << args;
+    EXPECT_EQ(far.exit_code, local.exit_code) << args;
+    EXPECT_EQ(WithoutTiming(far.out), WithoutTiming(local.out)) << args;
+  }
+}
+
 // A port free now (bound, read, released): for the Prometheus endpoints,
 // which take no ephemeral port.
 int FreePort() {
@@ -276,13 +290,7 @@ TEST_F(Cluster, AnalyzeThroughTheCoordinatorEqualsEmbedded) {
       "analyze --json --fen 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 99 80'",
       "analyze --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' --moves g1f1 g8f8 f1g1 f8g8",
   };
-  for (const std::string& args : cases) {
-    testing::CommandResult local = testing::RunCommand(embedded + args);
-    testing::CommandResult far = testing::RunCommand(remote + args);
-    EXPECT_EQ(local.exit_code, 0) << args;
-    EXPECT_EQ(far.exit_code, local.exit_code) << args;
-    EXPECT_EQ(far.out, local.out) << args;
-  }
+  ExpectSameAsEmbedded(embedded, remote, cases);
   // Bad input: the same error, from the worker, through the coordinator.
   testing::CommandResult bad = testing::RunCommand(remote + "analyze --fen 'bad fen' 2>&1");
   EXPECT_EQ(bad.exit_code, 2);
@@ -302,7 +310,6 @@ TEST_F(Cluster, Chess99ThroughTheCoordinatorEqualsEmbedded) {
   // The same games without their [Variant] tags: Chess 99 only by --rules.
   const std::string untagged = ::testing::TempDir() + "/chess99_untagged.pgn";
   ASSERT_EQ(testing::RunCommand("grep -v '^\\[Variant ' " + games + " > " + untagged).exit_code, 0);
-  auto without_time = [](std::string s) { return s.substr(0, s.find("\"seconds\"")); };
   const std::vector<std::string> cases = {
       "analyze --rules chess99 --json --fen '9/9/9/2N6/3Kk4/9/2b6/9/9 w - - 0 60'",
       "analyze --rules chess99 --fen '4k4/9/p8/9/9/9/9/P8/4K4 b - - 0 99'",
@@ -310,13 +317,7 @@ TEST_F(Cluster, Chess99ThroughTheCoordinatorEqualsEmbedded) {
       "verify --format jsonl " + games,
       "verify --rules chess99 --format jsonl " + untagged,
   };
-  for (const std::string& args : cases) {
-    testing::CommandResult local = testing::RunCommand(embedded + args);
-    testing::CommandResult far = testing::RunCommand(remote + args);
-    EXPECT_EQ(local.exit_code, 0) << args;
-    EXPECT_EQ(far.exit_code, local.exit_code) << args;
-    EXPECT_EQ(without_time(far.out), without_time(local.out)) << args;
-  }
+  ExpectSameAsEmbedded(embedded, remote, cases);
   // Untagged and read as chess, the same games are errors; with the rules
   // given, they are the tagged games' verdicts.
   testing::CommandResult tagged = testing::RunCommand(embedded + "verify --format jsonl " + games);
@@ -324,7 +325,7 @@ TEST_F(Cluster, Chess99ThroughTheCoordinatorEqualsEmbedded) {
       testing::RunCommand(embedded + "verify --format jsonl " + untagged);
   testing::CommandResult as_chess99 =
       testing::RunCommand(remote + "verify --rules chess99 --format jsonl " + untagged);
-  EXPECT_EQ(without_time(as_chess99.out), without_time(tagged.out));
+  EXPECT_EQ(WithoutTiming(as_chess99.out), WithoutTiming(tagged.out));
   EXPECT_PRED_FORMAT2(testing::Contains, as_chess.out, "\"errors\": 7");
   testing::CommandResult bad = testing::RunCommand(
       remote + "analyze --rules chess99 --fen '9/9/9/9/9/9/9/9/9 w - - 0 1' 2>&1");

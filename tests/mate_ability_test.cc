@@ -15,6 +15,7 @@
 namespace arbiter {
 namespace {
 
+using testing::ExpectMatingLine;
 using testing::FromFen;
 
 struct Case {
@@ -24,17 +25,6 @@ struct Case {
   const char* proof;  // for "no"
   const char* why;
 };
-
-// Replays `line` from `fen` and checks it is legal and ends in mate by `side`.
-void ExpectMatingLine(const Position& start, Color side, const std::vector<Move>& line) {
-  Position pos = start;
-  for (Move m : line) {
-    ASSERT_TRUE(IsLegalMove(pos, m)) << ToUci(pos, m) << " in " << pos.Fen();
-    pos.DoMove(m);
-  }
-  EXPECT_TRUE(pos.in_check() && MoveList(pos).empty()) << "not mate: " << pos.Fen();
-  EXPECT_NE(pos.side_to_move(), side);
-}
 
 const Case kCases[] = {
     {"8/8/8/4k3/8/8/8/4K3 w - - 0 1", kWhite, CanMate::kNo, "material", "bare kings"},

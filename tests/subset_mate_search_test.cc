@@ -16,6 +16,7 @@
 namespace arbiter {
 namespace {
 
+using testing::ExpectMatingLine;
 using testing::FromFen;
 
 // The tables these positions need (KBvKN, KBvKP, KBvKR, KNvKP and their
@@ -23,16 +24,6 @@ using testing::FromFen;
 tablebase::RetrogradeSolver& Solver() {
   static tablebase::RetrogradeSolver* solver = new tablebase::RetrogradeSolver();
   return *solver;
-}
-
-void ExpectMate(const Position& start, Color side, const std::vector<Move>& line) {
-  Position pos = start;
-  for (Move m : line) {
-    ASSERT_TRUE(IsLegalMove(pos, m)) << ToUci(pos, m) << " in " << pos.Fen();
-    pos.DoMove(m);
-  }
-  EXPECT_TRUE(pos.in_check() && MoveList(pos).empty()) << "not mate: " << pos.Fen();
-  EXPECT_NE(pos.side_to_move(), side);
 }
 
 struct Case {
@@ -54,7 +45,7 @@ TEST(StillMen, FindsMatesOfLoneMinorPieces) {
     const Position pos = FromFen(c.fen);
     std::vector<Move> line;
     ASSERT_TRUE(FindMateWithStillMen(pos, c.winner, Solver(), 8, 2000, &line));
-    ExpectMate(pos, c.winner, line);
+    ExpectMatingLine(pos, c.winner, line);
     // Only the men of one small set moved (besides the kings): at most two.
     // Men are followed by their starting square (no castling or e.p. here).
     std::array<int, 64> origin;

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "core/chess/movegen.h"
+#include "core/chess/notation.h"
 #include "core/chess/position.h"
 
 namespace arbiter::testing {
@@ -77,6 +79,18 @@ inline std::vector<std::string> Lines(const std::string& s) {
   std::istringstream in(s);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
+}
+
+// Replays `line` from `start`: every move legal, and at the end the side
+// other than `side` is checkmated.
+inline void ExpectMatingLine(const Position& start, Color side, const std::vector<Move>& line) {
+  Position pos = start;
+  for (Move m : line) {
+    ASSERT_TRUE(IsLegalMove(pos, m)) << ToUci(pos, m) << " in " << pos.Fen();
+    pos.DoMove(m);
+  }
+  EXPECT_TRUE(pos.in_check() && MoveList(pos).empty()) << "not mate: " << pos.Fen();
+  EXPECT_NE(pos.side_to_move(), side);
 }
 
 }  // namespace arbiter::testing
