@@ -29,6 +29,8 @@ absl::Status WritePortFile(const std::string& port_file, int port) {
   return absl::OkStatus();
 }
 
+constexpr int kMaxIdlePollers = 64;
+
 void SetHealth(grpc::Server* server, bool serving) {
   if (!server) return;
   if (grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService())
@@ -52,6 +54,14 @@ absl::StatusOr<Listening> Start(const std::string& address,
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.AddListeningPort(address, credentials, &out.port);
     builder.SetMaxReceiveMessageSize(max_message_bytes);
+    // The sync server runs each call on a pool thread. By default the pool
+    // lets a thread exit as soon as more than 2 are idle and starts a new one
+    // when none polls: with a few long calls at a time (a worker's batches)
+    // that is a thread created and destroyed per call, each with a fresh
+    // stack, malloc arena and thread_local scratch. Idle threads are cheap;
+    // keeping up to kMaxIdlePollers of them removes the churn.
+    builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS,
+                                kMaxIdlePollers);
     for (grpc::Service* s : services) builder.RegisterService(s);
     out.server = builder.BuildAndStart();
     if (!out.server || out.port == 0)
