@@ -1,11 +1,13 @@
 // Unary latency of `Analyze` through a coordinator, next to the same
 // analyses embedded (in this process), for the same positions.
 //
-//   analyze_latency --coordinator HOST:PORT --fens FILE [--rounds N]
+//   analyze_latency --coordinator HOST:PORT --fens FILE [--rounds N] [--tables DIR]
 //
 // FILE holds one FEN per line. Each round asks every position once, one
 // request at a time (latency, not throughput). Prints p50, p99 and the
-// worst, in milliseconds, for both.
+// worst, in milliseconds, for both. --tables DIR: the retrograde tables the
+// embedded side uses, loaded before timing as a worker loads them before it
+// serves (without them, the first analyses would time table builds).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "arbiter/v1/arbiter.grpc.pb.h"
+#include "core/rules/mate_ability.h"
 #include "core/rules/position_analysis.h"
 #include "grpcpp/create_channel.h"
 
@@ -32,20 +35,34 @@ void Report(const char* what, std::vector<double> ms) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string coordinator, fens;
+  std::string coordinator, fens, tables;
   int rounds = 20;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--coordinator")) coordinator = argv[i + 1];
     if (!std::strcmp(argv[i], "--fens")) fens = argv[i + 1];
     if (!std::strcmp(argv[i], "--rounds")) rounds = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--tables")) tables = argv[i + 1];
   }
   std::vector<std::string> positions;
   std::ifstream in(fens);
   for (std::string line; std::getline(in, line);)
     if (!line.empty()) positions.push_back(line);
   if (coordinator.empty() || positions.empty()) {
-    std::fprintf(stderr, "usage: %s --coordinator HOST:PORT --fens FILE [--rounds N]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s --coordinator HOST:PORT --fens FILE [--rounds N] [--tables DIR]\n",
+                 argv[0]);
     return 2;
+  }
+  if (!tables.empty()) {
+    if (absl::Status s = arbiter::ConfigureSharedRetrogradeTables(tables); !s.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
+      return 2;
+    }
+    absl::StatusOr<size_t> loaded = arbiter::SharedRetrogradeSolver().LoadStoredTables();
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(loaded.status().message()).c_str());
+      return 2;
+    }
   }
   auto stub = arbiter::v1::Arbiter::NewStub(
       grpc::CreateChannel(coordinator, grpc::InsecureChannelCredentials()));

@@ -43,7 +43,8 @@ start_coordinator "$build" "$workers"
 { "$build/arbiter" verify "$file" --tables "$tables" --format jsonl 2>/dev/null || true; } |
   head -200 | sed -n 's/.*"end_fen": "\([^"]*\)".*/\1/p' >"$work/fens"
 echo "Analyze latency, $(wc -l <"$work/fens") final positions x 5 rounds, one request at a time:"
-"$build/bench/analyze_latency" --coordinator "$coordinator" --fens "$work/fens" --rounds 5
+"$build/bench/analyze_latency" --coordinator "$coordinator" --fens "$work/fens" --rounds 5 \
+  --tables "$tables"
 
 # 2. Throughput: best of two runs each.
 seconds() {
