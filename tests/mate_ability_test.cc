@@ -69,6 +69,11 @@ const Case kHardHelpmates[] = {
      "real flag fall, K+B v K+B+N: trade down to a 4-man endgame the tables settle"},
     {"5k2/8/4KPP1/8/2p5/2P4b/8/8 w - - 3 61", kBlack, CanMate::kYes, "",
      "real flag fall, a lone bishop against pawns: give men away, then the tables' line"},
+    {"8/6p1/7p/4kp2/KB1p4/4r3/8/8 b - - 0 57", kWhite, CanMate::kYes, "",
+     "real flag fall, a lone bishop against a rook and pawns: the rook is given up, the bishop "
+     "eats the pawns while the king walks to a1, a pawn promotes to a blocking bishop"},
+    {"8/2B3p1/5pk1/8/5p2/4r1bK/8/8 b - - 0 48", kWhite, CanMate::kYes, "",
+     "real flag fall, the same picture with a black bishop too"},
 };
 
 TEST(MateAbility, HardHelpmatesAreFound) {

@@ -17,6 +17,13 @@ struct Reduction {
     return m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && !pos.empty(m.to()));
   }
 
+  // The side to move (the winner) has a capture.
+  bool WinnerCanCapture(const Position& pos) const {
+    for (Move m : MoveList(pos))
+      if (IsCapture(pos, m)) return true;
+    return false;
+  }
+
   bool Run(Position& pos, int credit) {
     if (nodes_left == 0) return false;
     --nodes_left;
@@ -30,9 +37,22 @@ struct Reduction {
     if (pos.halfmove_clock() >= 150) return false;  // 9.6.2
     Move moves[kMaxMoves];
     const int count = int(GenerateLegalMoves(pos, moves) - moves);
+    // A capture is free. So is a move of the loser after which the winner
+    // can capture: an offer, or a tempo while the winner eats its men
+    // (every free pair of plies takes a man off, so free lines are short).
+    int costs[kMaxMoves];
+    const bool loser_to_move = pos.side_to_move() != winner;
+    for (int i = 0; i < count; ++i) {
+      costs[i] = IsCapture(pos, moves[i]) ? 0 : 1;
+      if (costs[i] == 1 && loser_to_move) {
+        pos.DoMove(moves[i]);
+        if (WinnerCanCapture(pos)) costs[i] = 0;
+        pos.UndoMove(moves[i]);
+      }
+    }
     for (int cost = 0; cost <= std::min(credit, 1); ++cost) {
       for (int i = 0; i < count; ++i) {
-        if ((IsCapture(pos, moves[i]) ? 0 : 1) != cost) continue;
+        if (costs[i] != cost) continue;
         pos.DoMove(moves[i]);
         const bool found = Run(pos, credit - cost);
         pos.UndoMove(moves[i]);
