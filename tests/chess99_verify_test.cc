@@ -114,8 +114,12 @@ TEST(Chess99Verdict, EveryEndingWithItsSection) {
       {"D6 on White's 99th move is early: an offer, accepted",
        Game("4k4/9/p8/9/9/9/9/P8/4K4 w - - 0 99", "1/2-1/2", "99. Kd1 {[%draw claim]} 1/2-1/2"),
        "1/2-1/2", "agreement", "D1 §5.4", true},
-      {"an offer declined by moving", Game("", "1/2-1/2", "1. e24 {[%draw offer]} e86 1/2-1/2"),
-       "*", "unfinished", "", false},
+      {"an offer declined by moving: the draw is agreed off the record",
+       Game("", "1/2-1/2", "1. e24 {[%draw offer]} e86 1/2-1/2"), "1/2-1/2", "agreement", "D1 §5.4",
+       true},
+      {"a draw with no offer recorded", Game("", "1/2-1/2", "1. e24 e86 1/2-1/2"), "1/2-1/2",
+       "agreement", "D1 §5.4", true},
+      {"a game going on", Game("", "*", "1. e24 e86 *"), "*", "unfinished", "", true},
       {"an offer accepted", Game("", "1/2-1/2", "1. e24 {[%draw offer]} {[%draw accept]} 1/2-1/2"),
        "1/2-1/2", "agreement", "D1 §5.4", true},
       {"resignation", Game("", "0-1", "1. e24 e86 0-1"), "0-1", "resignation", "§5.2", true},
@@ -147,9 +151,12 @@ TEST(Chess99Verdict, ClaimsAreEvidenceInvalidOnesBecomeOffers) {
   GameVerdict v = Verify(
       Game("4k4/9/p8/9/9/9/9/P8/4K4 w - - 0 99", "1/2-1/2", "99. Kd1 {[%draw claim]} Kd9 1/2-1/2"));
   ASSERT_TRUE(v.ruling.has_value()) << v.error;
-  // The early claim became an offer, and Black declined it by moving.
-  EXPECT_EQ(v.ruling->ruling, "*");
-  EXPECT_EQ(v.ruling->claim_grounds, std::vector<std::string>{"invalid_claim_became_offer@ply1"});
+  // The early claim became an offer, which Black declined by moving; the
+  // declared draw is then an agreement made off the record, and the 99-move
+  // ground is open at the end (Black has now completed 99 moves too).
+  EXPECT_EQ(v.ruling->rule, "agreement");
+  EXPECT_EQ(v.ruling->claim_grounds,
+            (std::vector<std::string>{"99_moves_now", "invalid_claim_became_offer@ply1"}));
   v = Verify(
       Game("4k4/9/p8/9/9/9/9/P8/4K4 b - - 0 99", "1/2-1/2", "99... Kd9 {[%draw claim]} 1/2-1/2"));
   EXPECT_EQ(v.ruling->claim_grounds, std::vector<std::string>{"99_moves_claimed@ply1"});

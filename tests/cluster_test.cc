@@ -326,7 +326,7 @@ TEST_F(Cluster, Chess99ThroughTheCoordinatorEqualsEmbedded) {
   testing::CommandResult as_chess99 =
       testing::RunCommand(remote + "verify --rules chess99 --format jsonl " + untagged);
   EXPECT_EQ(WithoutTiming(as_chess99.out), WithoutTiming(tagged.out));
-  EXPECT_PRED_FORMAT2(testing::Contains, as_chess.out, "\"errors\": 7");
+  EXPECT_PRED_FORMAT2(testing::Contains, as_chess.out, "\"errors\": 8");
   testing::CommandResult bad = testing::RunCommand(
       remote + "analyze --rules chess99 --fen '9/9/9/9/9/9/9/9/9 w - - 0 1' 2>&1");
   EXPECT_EQ(bad.exit_code, 2);

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/chess99/endings.h"
+#include "core/chess99/movegen.h"
 #include "core/chess99/position.h"
 #include "core/pgn/variant.h"
 
@@ -84,6 +85,7 @@ void VerifyChess99Game(const RawGame& raw, GameVerdict* out) {
   chess99::GameJudgement j = chess99::JudgeGame(*start, in.plies);
   // What the moves leave open, the declared result explains: an open offer
   // and a draw = agreement; a decisive result = resignation or flag fall.
+  bool agreed_off_record = false;
   if (j.error.empty() && j.ended_at_ply < 0) {
     if (out->declared == "1/2-1/2" && j.pending_offer) {
       chess99::GamePly accept;
@@ -91,6 +93,10 @@ void VerifyChess99Game(const RawGame& raw, GameVerdict* out) {
       in.plies.push_back(accept);
       in.move_of_ply.push_back(-1);
       j = chess99::JudgeGame(*start, in.plies);
+    } else if (out->declared == "1/2-1/2") {
+      // Records rarely write offers down: a declared draw that the moves
+      // leave open is an agreement (D1), as a chess record's is (5.2.3).
+      agreed_off_record = true;
     } else if (out->declared == "1-0" || out->declared == "0-1") {
       chess99::GameEnding ending;
       ending.side = out->declared == "1-0" ? chess99::kBlack : chess99::kWhite;
@@ -114,11 +120,25 @@ void VerifyChess99Game(const RawGame& raw, GameVerdict* out) {
   r.ruling = j.result;
   r.rule = j.rule.empty() ? "unfinished" : j.rule;
   r.article = j.section;
+  if (agreed_off_record) {
+    r.ruling = "1/2-1/2";
+    r.rule = "agreement";
+    r.article = "D1 §5.4";
+    j.ended_at_ply = j.plies_played;
+    j.detail = "the record declares a draw the moves leave open: an agreement (D1)";
+    // The grounds a claim could have had at the end, as for chess.
+    absl::StatusOr<chess99::Position> end = chess99::Position::FromFen(j.end_fen);
+    if (end.ok()) {
+      if (chess99::CanCaptureKing(*end)) r.claim_grounds.push_back("king_capture_available_now");
+      if (end->CompletedMoves(chess99::Opponent(end->side_to_move())) >= 99)
+        r.claim_grounds.push_back("99_moves_now");
+    }
+  }
   if (j.ended_at_ply >= 0) {
     r.ended_at_ply = j.ended_at_ply;
     r.moves_after_end = int(raw.moves.size()) - j.ended_at_ply;
   }
-  r.agrees = out->declared == j.result;
+  r.agrees = out->declared == r.ruling;
   for (const chess99::ClaimRecord& c : j.claims) {
     // Evidence for every claim the record makes: which ground held.
     std::string ground =

@@ -7,10 +7,13 @@
 // moves in the site notation or the coordinate form (chess99/notation.h);
 // a draw offer or claim made with a move is a PGN command in the comment
 // after it, "{[%draw offer]}" or "{[%draw claim]}"; "{[%draw accept]}"
-// after a move: the next player accepts the open offer (§5.4). A record
-// that stops with an open offer and declares 1/2-1/2 was agreed (D1). A
-// decisive result the moves do not explain is a resignation (§5.2), or a
-// flag fall (§5.3) when [Termination] mentions time.
+// after a move: the next player accepts the open offer (§5.4). A declared
+// 1/2-1/2 that the moves leave open was agreed (D1): with a recorded offer
+// still open, the judge accepts it; without one, the agreement is taken
+// from the record, as for a chess game (records rarely write offers down),
+// and the claim grounds open at the end are listed. A decisive result the
+// moves do not explain is a resignation (§5.2), or a flag fall (§5.3) when
+// [Termination] mentions time.
 #pragma once
 
 #include "core/pgn/pgn_reader.h"

@@ -171,7 +171,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   }
 
   // 2. A guided dive toward a mating picture answers most real positions
-  //    within a few hundred nodes: first a short dive, then (2c) a longer.
+  //    within a few hundred nodes: first a short dive, then (2b) a longer.
   Position work = pos;
   std::vector<Move> line;
   uint64_t used = 0;
@@ -193,7 +193,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
       return MateAbility{CanMate::kYes, "", still};
   }
 
-  // 2c. The longer dive.
+  // 2b. The longer dive.
   if (options.node_budget / 4 > first_dive) {
     GuidedMateSearch guided(side, options.node_budget / 4 - first_dive, options.table_bytes);
     if (guided.Find(work, kGuidedMaxPlies, &line) && LineIsPlayable(pos, side, line))
@@ -201,7 +201,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     used += guided.nodes();
   }
 
-  // 2b. A tablebase win proves mate; the tables give the line.
+  // 2c. A tablebase win proves mate; the tables give the line.
   if (options.syzygy && PopCount(pos.pieces()) <= options.syzygy->largest() &&
       !pos.castling_rights()) {
     absl::StatusOr<std::vector<Move>> won = SyzygyMatingLine(*options.syzygy, pos, side);
