@@ -188,22 +188,17 @@ TEST(Chess99Notation, DrawRulesPageLine) {
 }
 
 TEST(Chess99Notation, EveryMoveRoundTripsInExamplePositions) {
+  std::vector<std::string> fens(std::begin(kSpecialPositions), std::end(kSpecialPositions));
   for (const char* fen : {
-           Position::kStartFen.data(),
-           "4k4/5b3/9/9/1P7/9/9/9/4K4 b - b4 0 20",
-           "1Bk6/9/9/9/9/9/9/9/4K4 b - b8 0 40",
-           "4k4/9/9/3pP4/9/2n6/9/9/4K4 b - e5 0 30",
-           "4r2k1/9/9/9/9/9/9/9/R3KA3 w - - 0 25",
-           "3k5/9/9/9/9/9/9/9/4K1B1R w - - 0 25",
-           "3P5/9/9/4p4/9/9/9/9/4K3k w - e7 0 30",
-           "k8/9/9/9/9/9/9/9/1p6K b - - 0 60",
            "1n1k5/2P6/9/9/9/9/9/9/4K4 w - - 0 1",
            "4k4/9/9/9/9/9/1N7/9/1N3N2K w - - 0 1",
            "9/9/9/2N6/3Kk4/9/2b6/9/9 w - - 0 60",
            // Many same-type units: queens cannot be had by promotion, but rooks
            // and knights crowd on shared squares.
            "r3k3r/9/2N1N4/9/2N1N4/9/R7R/9/4K4 w - - 0 1",
-       }) {
+       })
+    fens.push_back(fen);
+  for (const std::string& fen : fens) {
     ExpectRoundTrips(Pos(fen));
   }
 }

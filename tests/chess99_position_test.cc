@@ -145,15 +145,7 @@ TEST(Chess99Position, AttacksFollowSection3) {
 
 TEST(Chess99Position, MakeUnmakeRestoresEverything) {
   // Every move of a few positions with e.p., castling and deferred promotion.
-  for (const char* fen : {
-           Position::kStartFen.data(),
-           "4k4/5b3/9/9/1P7/9/9/9/4K4 b - b4 0 20",
-           "1Bk6/9/9/9/9/9/9/9/4K4 b - b8 0 40",
-           "4k4/9/9/3pP4/9/2n6/9/9/4K4 b - e5 0 30",
-           "4r2k1/9/9/9/9/9/9/9/R3KA3 w - - 0 25",
-           "3P5/9/9/4p4/9/9/9/9/4K3k w - e7 0 30",
-           "k8/9/9/9/9/9/9/9/1p6K b - - 0 60",
-       }) {
+  for (const char* fen : kSpecialPositions) {
     Position pos = Pos(fen);
     const Position before = pos;
     for (const Move& m : GenerateMoves(pos)) {

@@ -270,18 +270,26 @@ class Cluster : public ::testing::Test {
     return WaitForPort(port_file);
   }
 
+  // One worker and a coordinator; `remote` and `embedded` are the command
+  // prefixes that run the client through them and in this machine's process.
+  bool StartSmallCluster(std::string* remote, std::string* embedded) {
+    const int w = StartWorker(0);
+    if (w <= 0) return false;
+    const int c = StartCoordinator({w});
+    if (c <= 0) return false;
+    *remote = absl::StrCat(kBin, "/arbiter --coordinator ", Address(c), " ");
+    *embedded = "env -u ARBITER_COORDINATOR " + kBin + "/arbiter ";
+    return true;
+  }
+
   fs::path dir_;
   std::unique_ptr<Process> coordinator_;
   std::vector<std::unique_ptr<Process>> workers_;
 };
 
 TEST_F(Cluster, AnalyzeThroughTheCoordinatorEqualsEmbedded) {
-  const int w = StartWorker(0);
-  ASSERT_GT(w, 0);
-  const int c = StartCoordinator({w});
-  ASSERT_GT(c, 0);
-  const std::string remote = absl::StrCat(kBin, "/arbiter --coordinator ", Address(c), " ");
-  const std::string embedded = "env -u ARBITER_COORDINATOR " + kBin + "/arbiter ";
+  std::string remote, embedded;
+  ASSERT_TRUE(StartSmallCluster(&remote, &embedded));
   // A mate line, a dead position, a fortress, a claim by move, text output.
   const std::vector<std::string> cases = {
       "analyze --json --fen '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1'",
@@ -300,12 +308,8 @@ TEST_F(Cluster, AnalyzeThroughTheCoordinatorEqualsEmbedded) {
 // Chess 99 (issue 8): the ruleset travels with the request (analyze) and
 // with the records (verify), and the answers are the embedded run's bytes.
 TEST_F(Cluster, Chess99ThroughTheCoordinatorEqualsEmbedded) {
-  const int w = StartWorker(0);
-  ASSERT_GT(w, 0);
-  const int c = StartCoordinator({w});
-  ASSERT_GT(c, 0);
-  const std::string remote = absl::StrCat(kBin, "/arbiter --coordinator ", Address(c), " ");
-  const std::string embedded = "env -u ARBITER_COORDINATOR " + kBin + "/arbiter ";
+  std::string remote, embedded;
+  ASSERT_TRUE(StartSmallCluster(&remote, &embedded));
   const std::string games = std::string(ARBITER_SOURCE_DIR) + "/examples/chess99_games.pgn";
   // The same games without their [Variant] tags: Chess 99 only by --rules.
   const std::string untagged = ::testing::TempDir() + "/chess99_untagged.pgn";
