@@ -79,7 +79,7 @@ void VerifyChess99Game(const RawGame& raw, GameVerdict* out) {
   if (const std::string* fen = raw.Tag("FEN")) {
     start = chess99::Position::FromFen(*fen);
     if (!start.ok())
-      return Fail(raw, absl::StrCat("bad FEN-9: ", start.status().message()), raw.first_line, out);
+      return Fail(raw, absl::StrCat("[FEN] tag: ", start.status().message()), raw.first_line, out);
   }
   JudgeInput in = PliesOf(raw);
   chess99::GameJudgement j = chess99::JudgeGame(*start, in.plies);
