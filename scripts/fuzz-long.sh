@@ -12,9 +12,10 @@
 #   scripts/fuzz-long.sh TARGET [EXECUTIONS] [-- LIBFUZZER_FLAGS...]
 #   e.g. scripts/fuzz-long.sh pgn 10000000 -- -max_total_time=3600
 #
-# TARGET: fen, move, pgn, pgn_zstd, request or chess99. Measured on one core of the
-# CI machine: fen 26k, request 14k, move 1.7-4k, pgn and pgn_zstd 0.4k
-# executions/s, so 10^7 takes from 7 minutes (fen) to 7 hours (pgn_zstd).
+# TARGET: fen, move, pgn, pgn_zstd, request or chess99. Measured on one core
+# of the CI machine: fen 26k, request 14k, move 1.1-4k, pgn and pgn_zstd
+# 0.4-0.9k, chess99 0.07-0.1k executions/s, so 10^7 takes from 7 minutes
+# (fen) to 2.5 hours (move), 4-7 hours (pgn, pgn_zstd) and 1-2 days (chess99).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
