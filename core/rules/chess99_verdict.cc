@@ -1,6 +1,5 @@
 #include "core/rules/chess99_verdict.h"
 
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,13 +67,6 @@ bool IsChess99Game(const RawGame& raw) {
 }
 
 void VerifyChess99Game(const RawGame& raw, GameVerdict* out) {
-  out->rules = "chess99";
-  if (!raw.error.ok()) {
-    out->error = std::string(raw.error.message());
-    const size_t at = out->error.find("line ");
-    if (at != std::string::npos) out->error_line = std::atoll(out->error.c_str() + at + 5);
-    return;
-  }
   absl::StatusOr<chess99::Position> start = chess99::Position::Start();
   if (const std::string* fen = raw.Tag("FEN")) {
     start = chess99::Position::FromFen(*fen);

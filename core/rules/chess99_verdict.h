@@ -23,8 +23,9 @@ namespace arbiter {
 
 bool IsChess99Game(const RawGame& raw);
 
-// Fills `out` (its game, site, declared, termination and plies already set
-// by VerifyGame): the ruling, rule and section of the Chess 99 judge, the
+// Fills `out` (its game, site, declared, termination, plies and rules
+// already set by VerifyGame, which also reports a record the reader could
+// not read): the ruling, rule and section of the Chess 99 judge, the
 // end position in FEN-9, and the judge's one-sentence reason in `detail`.
 void VerifyChess99Game(const RawGame& raw, GameVerdict* out);
 

@@ -42,7 +42,13 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
   if (const std::string* t = raw.Tag("Termination")) out->termination = *t;
   out->plies = int(raw.moves.size());
   if (IsChess99Game(raw)) {
-    VerifyChess99Game(raw, out);
+    out->rules = "chess99";
+    if (raw.error.ok()) {
+      VerifyChess99Game(raw, out);
+    } else {
+      out->error = std::string(raw.error.message());
+      out->error_line = LineFromMessage(out->error);
+    }
     if (tables) out->tablebase = NoPositionJudgement("a Chess 99 game: no tablebase covers it");
     return;
   }
