@@ -83,20 +83,8 @@ void VerifyRecord(const v1::GameRecord& record) {
   ARBITER_FUZZ_CHECK(GameVerdictJson(*back) == GameVerdictJson(verdict), GameVerdictJson(verdict));
 }
 
-// The first game of a PGN text, as the coordinator turns it into a record.
-v1::GameRecord RecordFromPgn(const std::string& pgn) {
-  PgnReader reader(ByteSource::FromString(pgn), PgnReaderOptions{.keep_comments = false});
-  RawGame raw;
-  if (!reader.Next(&raw)) {
-    raw = RawGame{};
-    raw.error = absl::InvalidArgumentError("no game in the PGN text");
-  }
-  raw.index = 1;
-  return wire::ToProto(raw);
-}
-
-void VerifyInput(const v1::GameInput& game) {
-  VerifyRecord(game.has_record() ? game.record() : RecordFromPgn(game.pgn()));
+void VerifyInput(const v1::GameInput& game, const v1::SearchOptions& options) {
+  VerifyRecord(game.has_record() ? game.record() : wire::RecordFromPgn(game.pgn(), 1, options));
 }
 
 void Analyze(const v1::AnalyzeRequest& request) {
@@ -169,14 +157,15 @@ void RequestTarget(std::string_view input) {
       v1::VerifyGamesRequest m;
       if (!Parse(data, &m)) return;
       CheckOptions(m.options());
-      for (int i = 0; i < m.games_size() && i < kMaxGames; ++i) VerifyInput(m.games(i));
+      for (int i = 0; i < m.games_size() && i < kMaxGames; ++i)
+        VerifyInput(m.games(i), m.options());
       break;
     }
     case 3: {
       v1::VerifyGameRequest m;
       if (!Parse(data, &m)) return;
       CheckOptions(m.options());
-      VerifyRecord(m.has_record() ? m.record() : RecordFromPgn(m.pgn()));
+      VerifyRecord(m.has_record() ? m.record() : wire::RecordFromPgn(m.pgn(), 1, m.options()));
       break;
     }
     case 4: {

@@ -48,20 +48,6 @@ v1::GameRecord Checked(v1::GameRecord r) {
   return r;
 }
 
-// The first game of a PGN text, numbered `index`; a text without a game
-// becomes a record with an error, like any unreadable game.
-v1::GameRecord RecordFromPgn(const std::string& pgn, int64_t index,
-                             const v1::SearchOptions& options) {
-  PgnReader reader(ByteSource::FromString(pgn), wire::ReaderOptionsFor(options));
-  RawGame raw;
-  if (!reader.Next(&raw)) {
-    raw = RawGame{};
-    raw.error = absl::InvalidArgumentError("no game in the PGN text");
-  }
-  raw.index = index;
-  return wire::ToProto(raw);
-}
-
 }  // namespace
 
 grpc::Status ArbiterService::CheckOptions(const v1::SearchOptions& options) const {
@@ -92,7 +78,7 @@ grpc::Status ArbiterService::VerifyGame(grpc::ServerContext*, const v1::VerifyGa
   }
   std::shared_ptr<Run> run = dispatcher_.NewRun(request->options());
   run->Add(request->has_record() ? request->record()
-                                 : RecordFromPgn(request->pgn(), 1, request->options()));
+                                 : wire::RecordFromPgn(request->pgn(), 1, request->options()));
   run->Finish();
   if (run->Next(out)) return grpc::Status::OK;
   if (!run->status().ok()) return ToGrpc(run->status());
@@ -123,7 +109,7 @@ grpc::Status ArbiterService::VerifyGames(
           ids.push_back(std::move(*game.mutable_id()));
         }
         if (!run->Add(game.has_record() ? Checked(std::move(*game.mutable_record()))
-                                        : RecordFromPgn(game.pgn(), n, options)))
+                                        : wire::RecordFromPgn(game.pgn(), n, options)))
           return;
       }
     } while (stream->Read(&request));
