@@ -292,4 +292,6 @@ std::string Position::Fen() const {
   return out;
 }
 
+char FenChar(Piece p) { return kPieceChars[p]; }
+
 }  // namespace arbiter

@@ -150,4 +150,7 @@ class Position {
   friend class FenParser;
 };
 
+// The FEN letter of `p` ('P', 'n', ...); ' ' for kNoPiece.
+char FenChar(Piece p);
+
 }  // namespace arbiter

@@ -12,8 +12,6 @@
 namespace arbiter {
 namespace {
 
-constexpr std::string_view kPieceChars = " PNBRQK  pnbrqk";
-
 // `pos` with only the kings and the men on `kept`: same side to move, no
 // castling rights or e.p. square, clocks 0; nullopt when that position is
 // illegal (the side not to move in check).
@@ -21,7 +19,7 @@ std::optional<Position> WithOnly(const Position& pos, Bitboard kept) {
   std::string board(64, '.');
   for (Bitboard b = kept | pos.pieces(kKing); b;) {
     const Square s = PopLsb(b);
-    board[s] = kPieceChars[pos.piece_on(s)];
+    board[s] = FenChar(pos.piece_on(s));
   }
   absl::StatusOr<Position> reduced = Position::FromFen(
       FenPlacement(board) + (pos.side_to_move() == kWhite ? " w - - 0 1" : " b - - 0 1"));
