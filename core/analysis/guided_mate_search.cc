@@ -48,6 +48,7 @@ struct GuidedMateSearch::CheckSquares {
     by_type[kBishop] = BishopAttacks(king, pos.pieces());
     by_type[kRook] = RookAttacks(king, pos.pieces());
     by_type[kQueen] = by_type[kBishop] | by_type[kRook];
+    king_lines = QueenAttacks(king, 0);
   }
 
   // Whether `m` checks directly (discovered checks are DiscoveredCheck's).
@@ -58,7 +59,8 @@ struct GuidedMateSearch::CheckSquares {
     if (type == kKing) return false;
     // A slider moving along a line through the king uncovers squares the
     // table, built with it in place, does not show: compute those exactly.
-    if (type != kPawn && type != kKnight && Aligned(m.from(), king, m.to())) {
+    if (type != kPawn && type != kKnight && (king_lines & SquareBB(m.from())) &&
+        Aligned(m.from(), king, m.to())) {
       const Bitboard occupied = (pos.pieces() ^ SquareBB(m.from())) | SquareBB(m.to());
       return Attacks(type, m.to(), occupied) & SquareBB(king);
     }
@@ -68,6 +70,7 @@ struct GuidedMateSearch::CheckSquares {
   const Position& pos;
   Square king;
   Bitboard by_type[kQueen + 1] = {};
+  Bitboard king_lines = 0;  // the king's lines on an empty board
 };
 
 GuidedMateSearch::GuidedMateSearch(Color winner, uint64_t node_budget, size_t tt_bytes)
@@ -99,34 +102,71 @@ std::vector<Square> GuidedMateSearch::CandidateCorners(const Position& pos) {
   return corners;
 }
 
-int GuidedMateSearch::MoveCost(const Position& pos, const CheckSquares& checks, Move m) const {
-  const PieceType type = TypeOf(pos.piece_on(m.from()));
-  const bool capture =
-      m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && !pos.empty(m.to()));
-  const int from = Distance(m.from(), corner_), to = Distance(m.to(), corner_);
+// Costs are computed for every move of every node, so this is the search's
+// inner loop: one pass, the side's branch hoisted, distances from a table.
+void GuidedMateSearch::MoveCosts(const Position& pos, const Move* moves, int count,
+                                 int* costs) const {
+  const Bitboard enemies = pos.pieces(~pos.side_to_move());
+  const uint8_t* dist = corner_distance_;
   if (pos.side_to_move() == winner_) {
-    if (m.kind() == Move::kPromotion)
-      return m.promotion() == kQueen ? 0 : m.promotion() == kKnight ? 1 : 2;
     // Captures simplify toward a bare king, except that a lone minor piece
     // needs the loser's men as blockers.
-    if (capture) return minor_only_ ? 1 : 0;
-    if (type == kPawn) return 0;
-    if (m.kind() == Move::kCastling) return 1;
-    // The king stops two squares from the corner, where it takes the flight
-    // squares; a knight may come all the way.
-    if (type == kKing) return to < from && to >= 2 ? 0 : to > from ? 2 : 1;
-    if (type == kKnight) return to < from && to >= 1 ? 0 : 1;
-    return 1;
+    const int capture = minor_only_ ? 1 : 0;
+    for (int i = 0; i < count; ++i) {
+      const Move m = moves[i];
+      const Square from = m.from(), to = m.to();
+      int cost = 1;
+      if (m.kind() == Move::kPromotion) {
+        cost = m.promotion() == kQueen ? 0 : m.promotion() == kKnight ? 1 : 2;
+      } else if (m.kind() == Move::kEnPassant ||
+                 (m.kind() != Move::kCastling && (enemies & SquareBB(to)))) {
+        cost = capture;
+      } else if (m.kind() != Move::kCastling) {
+        switch (TypeOf(pos.piece_on(from))) {
+          case kPawn:
+            cost = 0;
+            break;
+          case kKing:
+            // The king stops two squares from the corner, where it takes
+            // the flight squares; a knight may come all the way.
+            cost = dist[to] < dist[from] && dist[to] >= 2 ? 0 : dist[to] > dist[from] ? 2 : 1;
+            break;
+          case kKnight:
+            cost = dist[to] < dist[from] && dist[to] >= 1 ? 0 : 1;
+            break;
+          default:
+            break;
+        }
+      }
+      costs[i] = cost;
+    }
+    return;
   }
-  // The loser checking or capturing only delays the mate.
-  if (capture) return 2;
-  if (checks.Direct(m)) return 2;
-  if (type == kKing) return to < from ? 0 : to > from ? 2 : 1;
-  // Blockers: the loser's own men beside the cornered king.
-  // A lone minor piece may need a blocker that only a promotion gives, or
-  // a pawn out of the way of its diagonal.
-  if (type == kPawn) return minor_only_ && m.kind() != Move::kPromotion ? 0 : 1;
-  return to < from && to <= 2 ? 0 : 1;
+  const CheckSquares checks(pos);
+  for (int i = 0; i < count; ++i) {
+    const Move m = moves[i];
+    const Square from = m.from(), to = m.to();
+    // The loser checking or capturing only delays the mate.
+    if (m.kind() == Move::kEnPassant ||
+        (m.kind() != Move::kCastling && (enemies & SquareBB(to))) || checks.Direct(m)) {
+      costs[i] = 2;
+      continue;
+    }
+    switch (TypeOf(pos.piece_on(from))) {
+      case kKing:
+        costs[i] = dist[to] < dist[from] ? 0 : dist[to] > dist[from] ? 2 : 1;
+        break;
+      case kPawn:
+        // A lone minor piece may need a blocker that only a promotion
+        // gives, or a pawn out of the way of its diagonal.
+        costs[i] = minor_only_ && m.kind() != Move::kPromotion ? 0 : 1;
+        break;
+      default:
+        // Blockers: the loser's own men beside the cornered king.
+        costs[i] = dist[to] < dist[from] && dist[to] <= 2 ? 0 : 1;
+        break;
+    }
+  }
 }
 
 bool GuidedMateSearch::MateInOne(Position& pos, const Move* moves, int count) {
@@ -180,19 +220,21 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
   // free reply of a many-piece side would multiply the free tree.
   bool progress[kMaxMoves];
   int discounts_left = after_progress ? kDiscountedReplies : 0;
-  const CheckSquares checks(pos);
-  for (int i = 0; i < count; ++i) {
-    costs[i] = MoveCost(pos, checks, moves[i]);
-    progress[i] = costs[i] == 0;
-  }
-  for (PieceType first : {kKing, kPawn, kNoPieceType}) {
-    for (int i = 0; i < count && discounts_left > 0; ++i) {
+  MoveCosts(pos, moves, count, costs);
+  for (int i = 0; i < count; ++i) progress[i] = costs[i] == 0;
+  if (discounts_left > 0) {
+    // The first cost-1 king moves, then pawn moves, then the others.
+    int chosen[3][kDiscountedReplies];
+    int found[3] = {0, 0, 0};
+    for (int i = 0; i < count; ++i) {
+      if (costs[i] != 1) continue;
       const PieceType type = TypeOf(pos.piece_on(moves[i].from()));
-      if (costs[i] != 1 || (first != kNoPieceType && type != first)) continue;
-      if (first == kNoPieceType && (type == kKing || type == kPawn)) continue;
-      costs[i] = 0;
-      --discounts_left;
+      const int rank = type == kKing ? 0 : type == kPawn ? 1 : 2;
+      if (found[rank] < kDiscountedReplies) chosen[rank][found[rank]++] = i;
     }
+    for (int rank = 0; rank < 3; ++rank)
+      for (int k = 0; k < found[rank] && discounts_left > 0; ++k, --discounts_left)
+        costs[chosen[rank][k]] = 0;
   }
   for (int cost = 0; cost <= std::min(credit, 2); ++cost) {
     for (int i = 0; i < count; ++i) {
@@ -221,6 +263,7 @@ bool GuidedMateSearch::Find(Position& pos, int max_plies, std::vector<Move>* lin
   for (size_t i = 0; i < corners.size(); ++i) {
     // The nearest corner gets half the budget, the others share the rest.
     corner_ = corners[i];
+    for (int sq = 0; sq < 64; ++sq) corner_distance_[sq] = uint8_t(Distance(Square(sq), corner_));
     const uint64_t left = total - nodes_;
     budget_ = nodes_ + (i + 1 == corners.size() ? left
                         : i == 0                ? left / 2

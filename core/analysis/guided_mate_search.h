@@ -40,7 +40,7 @@ class GuidedMateSearch {
   bool Search(Position& pos, int credit, int ply, bool after_progress);
   bool MateInOne(Position& pos, const Move* moves, int count);
   struct CheckSquares;
-  int MoveCost(const Position& pos, const CheckSquares& checks, Move m) const;
+  void MoveCosts(const Position& pos, const Move* moves, int count, int* costs) const;
   std::vector<Square> CandidateCorners(const Position& pos);
 
   Color winner_;
@@ -48,6 +48,7 @@ class GuidedMateSearch {
   uint64_t nodes_ = 0;
   int max_plies_ = 0;
   Square corner_ = kA1;           // where the loser's king is to be mated
+  uint8_t corner_distance_[64] = {};  // king steps from each square to corner_
   bool minor_only_ = false;       // the winner has no queen, rook or pawn
   bool loser_needs_men_ = false;  // ... and the loser has only pawns to block with
   std::vector<TtEntry> tt_;

@@ -3,6 +3,30 @@
 namespace arbiter {
 namespace {
 
+// Every square `kThem`'s men attack, with the mover's king taken off the
+// board (so a slider's attack runs through the square it leaves). One
+// lookup per enemy man: in endgames far cheaper than asking, for each of
+// the king's up to eight destinations, who attacks it.
+template <Color kThem>
+Bitboard EnemyAttacks(const Position& pos, Bitboard occupied_without_king) {
+  Bitboard attacked = PawnAttacksBB(kThem, pos.pieces(kThem, kPawn)) |
+                      KingAttacks(pos.king_square(kThem));
+  for (Bitboard b = pos.pieces(kThem, kKnight); b;) attacked |= KnightAttacks(PopLsb(b));
+  for (Bitboard b = pos.pieces(kThem, kBishop, kQueen); b;)
+    attacked |= BishopAttacks(PopLsb(b), occupied_without_king);
+  for (Bitboard b = pos.pieces(kThem, kRook, kQueen); b;)
+    attacked |= RookAttacks(PopLsb(b), occupied_without_king);
+  return attacked;
+}
+
+// The king's legal steps: onto no own man and no attacked square.
+template <Color kUs>
+Bitboard KingDestinations(const Position& pos, Square ksq) {
+  const Bitboard candidates = KingAttacks(ksq) & ~pos.pieces(kUs);
+  if (!candidates) return 0;
+  return candidates & ~EnemyAttacks<~kUs>(pos, pos.pieces() ^ SquareBB(ksq));
+}
+
 // Pawn moves for side `us`. `target` restricts destination squares (check
 // evasions); pinned pawns may only move along the pin line.
 template <Color kUs>
@@ -128,19 +152,12 @@ Move* GenerateCastling(const Position& pos, Move* out, Square ksq) {
 
 template <Color kUs>
 Move* Generate(const Position& pos, Move* out) {
-  constexpr Color kThem = ~kUs;
   const Square ksq = pos.king_square(kUs);
   const Bitboard checkers = pos.checkers();
   const Bitboard pinned = pos.pinned();
   const Bitboard ours = pos.pieces(kUs);
 
-  // King moves: destinations must not be attacked once the king has left its
-  // square (so sliders see through the king's origin).
-  const Bitboard occupied_without_king = pos.pieces() ^ SquareBB(ksq);
-  for (Bitboard dests = KingAttacks(ksq) & ~ours; dests;) {
-    Square to = PopLsb(dests);
-    if (!pos.IsAttacked(to, kThem, occupied_without_king)) *out++ = Move(ksq, to);
-  }
+  for (Bitboard dests = KingDestinations<kUs>(pos, ksq); dests;) *out++ = Move(ksq, PopLsb(dests));
   if (MoreThanOne(checkers)) return out;  // double check: only king moves
 
   Bitboard target = ~ours;
@@ -158,12 +175,9 @@ Move* Generate(const Position& pos, Move* out) {
 // check), then the other men type by type, stopping at the first.
 template <Color kUs>
 bool AnyLegalMove(const Position& pos) {
-  constexpr Color kThem = ~kUs;
   const Square ksq = pos.king_square(kUs);
   const Bitboard checkers = pos.checkers();
-  const Bitboard occupied_without_king = pos.pieces() ^ SquareBB(ksq);
-  for (Bitboard dests = KingAttacks(ksq) & ~pos.pieces(kUs); dests;)
-    if (!pos.IsAttacked(PopLsb(dests), kThem, occupied_without_king)) return true;
+  if (KingDestinations<kUs>(pos, ksq)) return true;
   if (MoreThanOne(checkers)) return false;
   const Bitboard target = checkers ? BetweenBB(ksq, Lsb(checkers)) : ~pos.pieces(kUs);
   const Bitboard pinned = pos.pinned();
