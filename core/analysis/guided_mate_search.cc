@@ -147,8 +147,8 @@ void GuidedMateSearch::MoveCosts(const Position& pos, const Move* moves, int cou
     const Move m = moves[i];
     const Square from = m.from(), to = m.to();
     // The loser checking or capturing only delays the mate.
-    if (m.kind() == Move::kEnPassant ||
-        (m.kind() != Move::kCastling && (enemies & SquareBB(to))) || checks.Direct(m)) {
+    if (m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && (enemies & SquareBB(to))) ||
+        checks.Direct(m)) {
       costs[i] = 2;
       continue;
     }

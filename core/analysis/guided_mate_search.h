@@ -47,10 +47,10 @@ class GuidedMateSearch {
   uint64_t budget_;
   uint64_t nodes_ = 0;
   int max_plies_ = 0;
-  Square corner_ = kA1;           // where the loser's king is to be mated
+  Square corner_ = kA1;               // where the loser's king is to be mated
   uint8_t corner_distance_[64] = {};  // king steps from each square to corner_
-  bool minor_only_ = false;       // the winner has no queen, rook or pawn
-  bool loser_needs_men_ = false;  // ... and the loser has only pawns to block with
+  bool minor_only_ = false;           // the winner has no queen, rook or pawn
+  bool loser_needs_men_ = false;      // ... and the loser has only pawns to block with
   std::vector<TtEntry> tt_;
   size_t max_tt_entries_ = 0;
   std::vector<Move> line_;  // built in reverse while unwinding

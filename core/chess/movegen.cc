@@ -9,8 +9,8 @@ namespace {
 // the king's up to eight destinations, who attacks it.
 template <Color kThem>
 Bitboard EnemyAttacks(const Position& pos, Bitboard occupied_without_king) {
-  Bitboard attacked = PawnAttacksBB(kThem, pos.pieces(kThem, kPawn)) |
-                      KingAttacks(pos.king_square(kThem));
+  Bitboard attacked =
+      PawnAttacksBB(kThem, pos.pieces(kThem, kPawn)) | KingAttacks(pos.king_square(kThem));
   for (Bitboard b = pos.pieces(kThem, kKnight); b;) attacked |= KnightAttacks(PopLsb(b));
   for (Bitboard b = pos.pieces(kThem, kBishop, kQueen); b;)
     attacked |= BishopAttacks(PopLsb(b), occupied_without_king);
