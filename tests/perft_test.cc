@@ -398,13 +398,24 @@ struct WalkStats {
 // Walks the whole tree to `depth`. At every node: the key after DoMove equals
 // the key of the same position built from scratch from its FEN, and
 // DoMove+UndoMove restores FEN, key and check state exactly; HasLegalMove
-// agrees with the full generator. Stops reporting
+// agrees with the full generator, and so do the moves GenerateLegalMovesFrom
+// gives square by square (together, as a set). Stops reporting
 // after a few failures so that one bug does not print a million lines.
 void Walk(Position& pos, int depth, WalkStats& stats) {
   const bool any = !MoveList(pos).empty();
   stats.terminal += !any;
   if (HasLegalMove(pos) != any && stats.failures++ < 5)
     ADD_FAILURE() << pos.Fen() << ": HasLegalMove says " << !any;
+  const MoveList list(pos);
+  std::vector<Move> all(list.begin(), list.end()), by_square;
+  for (int sq = 0; sq < 64; ++sq) {
+    Move moves[kMaxMoves];
+    by_square.insert(by_square.end(), moves, GenerateLegalMovesFrom(pos, Square(sq), moves));
+  }
+  std::sort(all.begin(), all.end(), [](Move a, Move b) { return a.raw() < b.raw(); });
+  std::sort(by_square.begin(), by_square.end(), [](Move a, Move b) { return a.raw() < b.raw(); });
+  if (all != by_square && stats.failures++ < 5)
+    ADD_FAILURE() << pos.Fen() << ": GenerateLegalMovesFrom differs from the full generator";
   if (depth == 0) return;
   const std::string fen = pos.Fen();
   const uint64_t key = pos.key();

@@ -77,7 +77,6 @@ GuidedMateSearch::GuidedMateSearch(Color winner, uint64_t node_budget, size_t tt
     : winner_(winner), budget_(node_budget) {
   size_t entries = std::min(tt_bytes / sizeof(TtEntry), size_t(2 * node_budget));
   max_tt_entries_ = std::bit_floor(std::max<size_t>(entries, kFirstTtEntries));
-  tt_.resize(kFirstTtEntries);
 }
 
 // The mating picture: the loser's king in a corner. A lone bishop (or
@@ -268,7 +267,7 @@ bool GuidedMateSearch::Find(Position& pos, int max_plies, std::vector<Move>* lin
     budget_ = nodes_ + (i + 1 == corners.size() ? left
                         : i == 0                ? left / 2
                                                 : left / (corners.size() - i));
-    std::fill(tt_.begin(), tt_.end(), TtEntry{});
+    tt_.assign(kFirstTtEntries, TtEntry{});
     for (int credit = 0; credit <= kMaxCredit && nodes_ < budget_; ++credit) {
       line_.clear();
       if (Search(pos, credit, 0, false)) {

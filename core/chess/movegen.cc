@@ -31,7 +31,7 @@ Bitboard KingDestinations(const Position& pos, Square ksq) {
 // evasions); pinned pawns may only move along the pin line.
 template <Color kUs>
 Move* GeneratePawnMoves(const Position& pos, Move* out, Bitboard target, Bitboard pinned,
-                        Square ksq) {
+                        Square ksq, Bitboard from_mask) {
   constexpr Color kThem = ~kUs;
   constexpr int kUp = kUs == kWhite ? 8 : -8;
   constexpr int kUpLeft = kUs == kWhite ? 7 : -9;
@@ -41,7 +41,7 @@ Move* GeneratePawnMoves(const Position& pos, Move* out, Bitboard target, Bitboar
 
   const Bitboard empty = ~pos.pieces();
   const Bitboard enemies = pos.pieces(kThem);
-  const Bitboard pawns = pos.pieces(kUs, kPawn);
+  const Bitboard pawns = pos.pieces(kUs, kPawn) & from_mask;
   // Pawns pinned on a file may push; pinned on a diagonal may capture the
   // pinner; we check the pin line per move only for pinned pawns.
   const Bitboard free_pawns = pawns & ~pinned;
@@ -110,8 +110,8 @@ Move* GeneratePawnMoves(const Position& pos, Move* out, Bitboard target, Bitboar
 
 template <PieceType kType>
 Move* GeneratePieceMoves(const Position& pos, Move* out, Color us, Bitboard target, Bitboard pinned,
-                         Square ksq) {
-  Bitboard movers = pos.pieces(us, kType);
+                         Square ksq, Bitboard from_mask) {
+  Bitboard movers = pos.pieces(us, kType) & from_mask;
   if constexpr (kType == kKnight) movers &= ~pinned;  // a pinned knight never moves
   const Bitboard occupied = pos.pieces();
   while (movers) {
@@ -150,24 +150,28 @@ Move* GenerateCastling(const Position& pos, Move* out, Square ksq) {
   return out;
 }
 
+// The legal moves of the men on `from_mask` (every man: ~0).
 template <Color kUs>
-Move* Generate(const Position& pos, Move* out) {
+Move* Generate(const Position& pos, Move* out, Bitboard from_mask) {
   const Square ksq = pos.king_square(kUs);
   const Bitboard checkers = pos.checkers();
   const Bitboard pinned = pos.pinned();
   const Bitboard ours = pos.pieces(kUs);
 
-  for (Bitboard dests = KingDestinations<kUs>(pos, ksq); dests;) *out++ = Move(ksq, PopLsb(dests));
+  const bool king_moves = from_mask & SquareBB(ksq);
+  if (king_moves)
+    for (Bitboard dests = KingDestinations<kUs>(pos, ksq); dests;)
+      *out++ = Move(ksq, PopLsb(dests));
   if (MoreThanOne(checkers)) return out;  // double check: only king moves
 
   Bitboard target = ~ours;
   if (checkers) target = BetweenBB(ksq, Lsb(checkers));  // block or capture
-  out = GeneratePawnMoves<kUs>(pos, out, target, pinned, ksq);
-  out = GeneratePieceMoves<kKnight>(pos, out, kUs, target, pinned, ksq);
-  out = GeneratePieceMoves<kBishop>(pos, out, kUs, target, pinned, ksq);
-  out = GeneratePieceMoves<kRook>(pos, out, kUs, target, pinned, ksq);
-  out = GeneratePieceMoves<kQueen>(pos, out, kUs, target, pinned, ksq);
-  if (!checkers && pos.castling_rights()) out = GenerateCastling<kUs>(pos, out, ksq);
+  out = GeneratePawnMoves<kUs>(pos, out, target, pinned, ksq, from_mask);
+  out = GeneratePieceMoves<kKnight>(pos, out, kUs, target, pinned, ksq, from_mask);
+  out = GeneratePieceMoves<kBishop>(pos, out, kUs, target, pinned, ksq, from_mask);
+  out = GeneratePieceMoves<kRook>(pos, out, kUs, target, pinned, ksq, from_mask);
+  out = GeneratePieceMoves<kQueen>(pos, out, kUs, target, pinned, ksq, from_mask);
+  if (king_moves && !checkers && pos.castling_rights()) out = GenerateCastling<kUs>(pos, out, ksq);
   return out;
 }
 
@@ -182,11 +186,15 @@ bool AnyLegalMove(const Position& pos) {
   const Bitboard target = checkers ? BetweenBB(ksq, Lsb(checkers)) : ~pos.pieces(kUs);
   const Bitboard pinned = pos.pinned();
   Move moves[kMaxMoves];
-  if (GeneratePieceMoves<kKnight>(pos, moves, kUs, target, pinned, ksq) != moves) return true;
-  if (GeneratePawnMoves<kUs>(pos, moves, target, pinned, ksq) != moves) return true;
-  if (GeneratePieceMoves<kBishop>(pos, moves, kUs, target, pinned, ksq) != moves) return true;
-  if (GeneratePieceMoves<kRook>(pos, moves, kUs, target, pinned, ksq) != moves) return true;
-  if (GeneratePieceMoves<kQueen>(pos, moves, kUs, target, pinned, ksq) != moves) return true;
+  if (GeneratePieceMoves<kKnight>(pos, moves, kUs, target, pinned, ksq, ~Bitboard{0}) != moves)
+    return true;
+  if (GeneratePawnMoves<kUs>(pos, moves, target, pinned, ksq, ~Bitboard{0}) != moves) return true;
+  if (GeneratePieceMoves<kBishop>(pos, moves, kUs, target, pinned, ksq, ~Bitboard{0}) != moves)
+    return true;
+  if (GeneratePieceMoves<kRook>(pos, moves, kUs, target, pinned, ksq, ~Bitboard{0}) != moves)
+    return true;
+  if (GeneratePieceMoves<kQueen>(pos, moves, kUs, target, pinned, ksq, ~Bitboard{0}) != moves)
+    return true;
   // Castling is never legal in check, and without check the king's other
   // moves were found above or the men's: a castling-only position still
   // has to be looked at.
@@ -200,7 +208,13 @@ bool HasLegalMove(const Position& pos) {
 }
 
 Move* GenerateLegalMoves(const Position& pos, Move* out) {
-  return pos.side_to_move() == kWhite ? Generate<kWhite>(pos, out) : Generate<kBlack>(pos, out);
+  return pos.side_to_move() == kWhite ? Generate<kWhite>(pos, out, ~Bitboard{0})
+                                      : Generate<kBlack>(pos, out, ~Bitboard{0});
+}
+
+Move* GenerateLegalMovesFrom(const Position& pos, Square from, Move* out) {
+  return pos.side_to_move() == kWhite ? Generate<kWhite>(pos, out, SquareBB(from))
+                                      : Generate<kBlack>(pos, out, SquareBB(from));
 }
 
 }  // namespace arbiter

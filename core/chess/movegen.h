@@ -15,6 +15,10 @@ constexpr int kMaxMoves = 256;
 // the end pointer.
 Move* GenerateLegalMoves(const Position& pos, Move* out);
 
+// The legal moves of the man on `from` only (none if it is not the side to
+// move's): what a legality test of one move needs.
+Move* GenerateLegalMovesFrom(const Position& pos, Square from, Move* out);
+
 // Whether `pos` has a legal move: GenerateLegalMoves(...) != out, but
 // stops at the first move found (king steps first). Mate and stalemate
 // tests call it once per node of the mate searches.
@@ -35,6 +39,10 @@ class MoveList {
   Move* end_;
 };
 
-inline bool IsLegalMove(const Position& pos, Move m) { return MoveList(pos).contains(m); }
+inline bool IsLegalMove(const Position& pos, Move m) {
+  Move moves[kMaxMoves];
+  Move* end = GenerateLegalMovesFrom(pos, m.from(), moves);
+  return std::find(moves, end, m) != end;
+}
 
 }  // namespace arbiter
