@@ -51,10 +51,10 @@ struct GuidedMateSearch::CheckSquares {
     king_lines = QueenAttacks(king, 0);
   }
 
-  // Whether `m` checks directly (discovered checks are DiscoveredCheck's).
-  bool Direct(Move m) const {
+  // Whether `m`, a move of a `type`, checks directly (discovered checks are
+  // DiscoveredCheck's).
+  bool Direct(Move m, PieceType type) const {
     if (m.kind() == Move::kCastling) return false;
-    PieceType type = TypeOf(pos.piece_on(m.from()));
     if (m.kind() == Move::kPromotion) type = m.promotion();
     if (type == kKing) return false;
     // A slider moving along a line through the king uncovers squares the
@@ -145,26 +145,29 @@ void GuidedMateSearch::MoveCosts(const Position& pos, const Move* moves, int cou
   for (int i = 0; i < count; ++i) {
     const Move m = moves[i];
     const Square from = m.from(), to = m.to();
-    // The loser checking or capturing only delays the mate.
-    if (m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && (enemies & SquareBB(to))) ||
-        checks.Direct(m)) {
-      costs[i] = 2;
-      continue;
-    }
-    switch (TypeOf(pos.piece_on(from))) {
+    const PieceType type = TypeOf(pos.piece_on(from));
+    int cost;
+    switch (type) {
       case kKing:
-        costs[i] = dist[to] < dist[from] ? 0 : dist[to] > dist[from] ? 2 : 1;
+        cost = dist[to] < dist[from] ? 0 : dist[to] > dist[from] ? 2 : 1;
         break;
       case kPawn:
         // A lone minor piece may need a blocker that only a promotion
         // gives, or a pawn out of the way of its diagonal.
-        costs[i] = minor_only_ && m.kind() != Move::kPromotion ? 0 : 1;
+        cost = minor_only_ && m.kind() != Move::kPromotion ? 0 : 1;
         break;
       default:
         // Blockers: the loser's own men beside the cornered king.
-        costs[i] = dist[to] < dist[from] && dist[to] <= 2 ? 0 : 1;
+        cost = dist[to] < dist[from] && dist[to] <= 2 ? 0 : 1;
         break;
     }
+    // The loser checking or capturing only delays the mate (tested last:
+    // the check test is the dearest).
+    if (cost < 2 &&
+        (m.kind() == Move::kEnPassant ||
+         (m.kind() != Move::kCastling && (enemies & SquareBB(to))) || checks.Direct(m, type)))
+      cost = 2;
+    costs[i] = cost;
   }
 }
 
@@ -176,7 +179,7 @@ bool GuidedMateSearch::MateInOne(Position& pos, const Move* moves, int count) {
     // rare enough to play out.
     const Move m = moves[i];
     if (m.kind() != Move::kCastling && m.kind() != Move::kEnPassant &&
-        !(discoverers & SquareBB(m.from())) && !checks.Direct(m))
+        !(discoverers & SquareBB(m.from())) && !checks.Direct(m, TypeOf(pos.piece_on(m.from()))))
       continue;
     ++nodes_;
     pos.DoMove(moves[i]);

@@ -193,6 +193,19 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
       return MateAbility{CanMate::kYes, "", still};
   }
 
+  // 2a'. A winner without queen or rook mates with the loser's men as
+  //      blockers, where the longer dive wanders longest: trading down to
+  //      a small endgame the tables settle is tried first.
+  const bool reduce = options.retrograde && PopCount(pos.pieces()) > tablebase::kMaxMen;
+  const bool reduce_early = reduce && !pos.pieces(side, kQueen, kRook);
+  if (reduce_early) {
+    std::vector<Move> reduced;
+    if (FindMateByReduction(pos, side, SharedRetrogradeSolver(), options.node_budget / 20,
+                            kReductionCredit, &reduced) &&
+        LineIsPlayable(pos, side, reduced))
+      return MateAbility{CanMate::kYes, "", reduced};
+  }
+
   // 2b. The longer dive.
   if (options.node_budget / 4 > first_dive) {
     GuidedMateSearch guided(side, options.node_budget / 4 - first_dive, options.table_bytes);
@@ -218,7 +231,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   if (retrograde && retrograde->answer == CanMate::kNo) return *retrograde;
 
   // 4b. More men: trade down to a small endgame the tables settle.
-  if (options.retrograde && PopCount(pos.pieces()) > tablebase::kMaxMen) {
+  if (reduce && !reduce_early) {
     std::vector<Move> reduced;
     if (FindMateByReduction(pos, side, SharedRetrogradeSolver(), options.node_budget / 20,
                             kReductionCredit, &reduced) &&
