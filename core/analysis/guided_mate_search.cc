@@ -207,7 +207,8 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
   if (seen.key == pos.key() && seen.credit >= credit) return false;
 
   const bool winner_to_move = pos.side_to_move() == winner_;
-  Move moves[kMaxMoves];
+  MoveBuffer buffer;
+  Move* const moves = buffer.moves;
   const int count = int(GenerateLegalMoves(pos, moves) - moves);
   if (winner_to_move && MateInOne(pos, moves, count)) return true;
   // A non-mating move here needs two more plies to end in mate; and the
@@ -215,34 +216,33 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
   if (ply + 2 >= max_plies_ || pos.halfmove_clock() >= 149) return false;
 
   int costs[kMaxMoves];
+  MoveCosts(pos, moves, count, costs);
   // A reply to a move that made progress may be one cheaper: the mover made
   // its contribution, and the other side may need a move to keep pace (a
   // tempo move, or giving up a man to a pawn that must pass). Only a few
   // replies get the discount (king moves first, then pawn moves), or every
-  // free reply of a many-piece side would multiply the free tree.
-  bool progress[kMaxMoves];
-  int discounts_left = after_progress ? kDiscountedReplies : 0;
-  MoveCosts(pos, moves, count, costs);
-  for (int i = 0; i < count; ++i) progress[i] = costs[i] == 0;
-  if (discounts_left > 0) {
-    // The first cost-1 king moves, then pawn moves, then the others.
+  // free reply of a many-piece side would multiply the free tree. A
+  // discounted move costs nothing but is no progress itself: kDiscounted.
+  constexpr int kDiscounted = 3;
+  if (after_progress) {
     int chosen[3][kDiscountedReplies];
     int found[3] = {0, 0, 0};
-    for (int i = 0; i < count; ++i) {
+    for (int i = 0; i < count && found[0] < kDiscountedReplies; ++i) {
       if (costs[i] != 1) continue;
       const PieceType type = TypeOf(pos.piece_on(moves[i].from()));
       const int rank = type == kKing ? 0 : type == kPawn ? 1 : 2;
       if (found[rank] < kDiscountedReplies) chosen[rank][found[rank]++] = i;
     }
+    int discounts_left = kDiscountedReplies;
     for (int rank = 0; rank < 3; ++rank)
       for (int k = 0; k < found[rank] && discounts_left > 0; ++k, --discounts_left)
-        costs[chosen[rank][k]] = 0;
+        costs[chosen[rank][k]] = kDiscounted;
   }
   for (int cost = 0; cost <= std::min(credit, 2); ++cost) {
     for (int i = 0; i < count; ++i) {
-      if (costs[i] != cost) continue;
+      if ((costs[i] == kDiscounted ? 0 : costs[i]) != cost) continue;
       pos.DoMove(moves[i]);
-      bool found = Search(pos, credit - cost, ply + 1, progress[i]);
+      bool found = Search(pos, credit - cost, ply + 1, costs[i] == 0);
       pos.UndoMove(moves[i]);
       if (found) {
         line_.push_back(moves[i]);

@@ -105,7 +105,8 @@ bool HelpmateSearch::Search(Position& pos, int depth, bool narrow) {
   TtEntry& entry = tt_[tt_key & (tt_.size() - 1)];
   if (entry.key == tt_key && entry.depth >= depth) return false;
 
-  Move moves[kMaxMoves];
+  MoveBuffer buffer;
+  Move* const moves = buffer.moves;
   int count = int(GenerateLegalMoves(pos, moves) - moves);
   if (count == 0) return false;
   if (narrow && !winner_to_move && !pos.in_check()) {

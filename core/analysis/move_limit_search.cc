@@ -19,7 +19,8 @@ struct Search {
     }
     --nodes_left;
     if (pos.halfmove_clock() >= 150) return false;  // drawn (9.6.2)
-    Move moves[kMaxMoves];
+    MoveBuffer buffer;
+    Move* const moves = buffer.moves;
     Move* end = GenerateLegalMoves(pos, moves);
     for (Move* m = moves; m != end; ++m) {
       const bool zeroing = m->kind() == Move::kEnPassant || m->kind() == Move::kPromotion ||

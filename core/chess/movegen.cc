@@ -185,7 +185,8 @@ bool AnyLegalMove(const Position& pos) {
   if (MoreThanOne(checkers)) return false;
   const Bitboard target = checkers ? BetweenBB(ksq, Lsb(checkers)) : ~pos.pieces(kUs);
   const Bitboard pinned = pos.pinned();
-  Move moves[kMaxMoves];
+  MoveBuffer buffer;
+  Move* const moves = buffer.moves;
   if (GeneratePieceMoves<kKnight>(pos, moves, kUs, target, pinned, ksq, ~Bitboard{0}) != moves)
     return true;
   if (GeneratePawnMoves<kUs>(pos, moves, target, pinned, ksq, ~Bitboard{0}) != moves) return true;

@@ -11,6 +11,16 @@ namespace arbiter {
 
 constexpr int kMaxMoves = 256;
 
+// Room for one position's moves, left uninitialised on purpose: searches
+// declare one per node, and zeroing 512 bytes there cost as much as
+// generating the moves. The generator writes every move that is read.
+struct MoveBuffer {
+  MoveBuffer() {}
+  union {
+    Move moves[kMaxMoves];
+  };
+};
+
 // Writes the legal moves of `pos` to `out` (room for kMaxMoves) and returns
 // the end pointer.
 Move* GenerateLegalMoves(const Position& pos, Move* out);
@@ -27,22 +37,22 @@ bool HasLegalMove(const Position& pos);
 // Convenience container; cheap (no heap).
 class MoveList {
  public:
-  explicit MoveList(const Position& pos) : end_(GenerateLegalMoves(pos, moves_)) {}
-  const Move* begin() const { return moves_; }
+  explicit MoveList(const Position& pos) : end_(GenerateLegalMoves(pos, buffer_.moves)) {}
+  const Move* begin() const { return buffer_.moves; }
   const Move* end() const { return end_; }
-  size_t size() const { return size_t(end_ - moves_); }
-  bool empty() const { return end_ == moves_; }
+  size_t size() const { return size_t(end_ - buffer_.moves); }
+  bool empty() const { return end_ == buffer_.moves; }
   bool contains(Move m) const { return std::find(begin(), end(), m) != end(); }
 
  private:
-  Move moves_[kMaxMoves];
+  MoveBuffer buffer_;
   Move* end_;
 };
 
 inline bool IsLegalMove(const Position& pos, Move m) {
-  Move moves[kMaxMoves];
-  Move* end = GenerateLegalMovesFrom(pos, m.from(), moves);
-  return std::find(moves, end, m) != end;
+  MoveBuffer buffer;
+  Move* end = GenerateLegalMovesFrom(pos, m.from(), buffer.moves);
+  return std::find(buffer.moves, end, m) != end;
 }
 
 }  // namespace arbiter

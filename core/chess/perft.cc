@@ -6,7 +6,8 @@ namespace arbiter {
 
 uint64_t Perft(Position& pos, int depth) {
   if (depth <= 0) return 1;
-  Move moves[kMaxMoves];
+  MoveBuffer buffer;
+  Move* const moves = buffer.moves;
   Move* end = GenerateLegalMoves(pos, moves);
   // Bulk counting: the legal moves at depth 1 are the leaves.
   if (depth == 1) return uint64_t(end - moves);

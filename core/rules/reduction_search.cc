@@ -35,7 +35,8 @@ struct Reduction {
       return true;
     }
     if (pos.halfmove_clock() >= 150) return false;  // 9.6.2
-    Move moves[kMaxMoves];
+    MoveBuffer buffer;
+    Move* const moves = buffer.moves;
     const int count = int(GenerateLegalMoves(pos, moves) - moves);
     // A capture is free. So is a move of the loser after which the winner
     // can capture: an offer, or a tempo while the winner eats its men
