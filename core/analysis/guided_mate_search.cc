@@ -30,6 +30,8 @@ constexpr size_t kFirstTtEntries = 1024;
 
 // Replies to a progress move that cost nothing (see Search).
 constexpr int kDiscountedReplies = 2;
+// The cost MoveCosts gives those: nothing, but no progress either.
+constexpr int kDiscounted = 3;
 
 // Credit is spent in whole moves; beyond this the search is hopeless anyway.
 constexpr int kMaxCredit = 48;
@@ -103,8 +105,12 @@ std::vector<Square> GuidedMateSearch::CandidateCorners(const Position& pos) {
 
 // Costs are computed for every move of every node, so this is the search's
 // inner loop: one pass, the side's branch hoisted, distances from a table.
-void GuidedMateSearch::MoveCosts(const Position& pos, const Move* moves, int count,
-                                 int* costs) const {
+// Without `exact`, a cost above zero may be given as 1 when it is 2 (a node
+// without credit searches only the free moves), except for the first
+// `discounts` moves of cost 1, in generation order (king steps first, then
+// pawn moves, then the pieces'), which are marked kDiscounted.
+void GuidedMateSearch::MoveCosts(const Position& pos, const Move* moves, int count, bool exact,
+                                 int discounts, int* costs) const {
   const Bitboard enemies = pos.pieces(~pos.side_to_move());
   const uint8_t* dist = corner_distance_;
   if (pos.side_to_move() == winner_) {
@@ -137,6 +143,10 @@ void GuidedMateSearch::MoveCosts(const Position& pos, const Move* moves, int cou
             break;
         }
       }
+      if (cost == 1 && discounts > 0) {
+        cost = kDiscounted;
+        --discounts;
+      }
       costs[i] = cost;
     }
     return;
@@ -161,12 +171,16 @@ void GuidedMateSearch::MoveCosts(const Position& pos, const Move* moves, int cou
         cost = dist[to] < dist[from] && dist[to] <= 2 ? 0 : 1;
         break;
     }
-    // The loser checking or capturing only delays the mate (tested last:
-    // the check test is the dearest).
-    if (cost < 2 &&
+    // The loser checking or capturing only delays the mate. The check test
+    // is the dearest: skipped where 1 and 2 make no difference.
+    if ((cost == 0 || (cost == 1 && (exact || discounts > 0))) &&
         (m.kind() == Move::kEnPassant ||
          (m.kind() != Move::kCastling && (enemies & SquareBB(to))) || checks.Direct(m, type)))
       cost = 2;
+    if (cost == 1 && discounts > 0) {
+      cost = kDiscounted;
+      --discounts;
+    }
     costs[i] = cost;
   }
 }
@@ -215,29 +229,15 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
   // game ends at 75 moves without capture or pawn move (9.6.2).
   if (ply + 2 >= max_plies_ || pos.halfmove_clock() >= 149) return false;
 
-  int costs[kMaxMoves];
-  MoveCosts(pos, moves, count, costs);
   // A reply to a move that made progress may be one cheaper: the mover made
   // its contribution, and the other side may need a move to keep pace (a
   // tempo move, or giving up a man to a pawn that must pass). Only a few
   // replies get the discount (king moves first, then pawn moves), or every
   // free reply of a many-piece side would multiply the free tree. A
-  // discounted move costs nothing but is no progress itself: kDiscounted.
-  constexpr int kDiscounted = 3;
-  if (after_progress) {
-    int chosen[3][kDiscountedReplies];
-    int found[3] = {0, 0, 0};
-    for (int i = 0; i < count && found[0] < kDiscountedReplies; ++i) {
-      if (costs[i] != 1) continue;
-      const PieceType type = TypeOf(pos.piece_on(moves[i].from()));
-      const int rank = type == kKing ? 0 : type == kPawn ? 1 : 2;
-      if (found[rank] < kDiscountedReplies) chosen[rank][found[rank]++] = i;
-    }
-    int discounts_left = kDiscountedReplies;
-    for (int rank = 0; rank < 3; ++rank)
-      for (int k = 0; k < found[rank] && discounts_left > 0; ++k, --discounts_left)
-        costs[chosen[rank][k]] = kDiscounted;
-  }
+  // discounted move costs nothing but is no progress itself.
+  int costs[kMaxMoves];
+  MoveCosts(pos, moves, count, /*exact=*/credit > 0, after_progress ? kDiscountedReplies : 0,
+            costs);
   for (int cost = 0; cost <= std::min(credit, 2); ++cost) {
     for (int i = 0; i < count; ++i) {
       if ((costs[i] == kDiscounted ? 0 : costs[i]) != cost) continue;

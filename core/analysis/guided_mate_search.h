@@ -40,7 +40,8 @@ class GuidedMateSearch {
   bool Search(Position& pos, int credit, int ply, bool after_progress);
   bool MateInOne(Position& pos, const Move* moves, int count);
   struct CheckSquares;
-  void MoveCosts(const Position& pos, const Move* moves, int count, int* costs) const;
+  void MoveCosts(const Position& pos, const Move* moves, int count, bool exact, int discounts,
+                 int* costs) const;
   std::vector<Square> CandidateCorners(const Position& pos);
 
   Color winner_;
