@@ -188,10 +188,19 @@ void GuidedMateSearch::MoveCosts(const Position& pos, const Move* moves, int cou
 bool GuidedMateSearch::MateInOne(Position& pos, const Move* moves, int count) {
   const Bitboard discoverers = DiscoveredCheckCandidates(pos);
   const CheckSquares checks(pos);
+  // A plain move checks only onto a check square, or from the king's lines
+  // (a slider along one; a man uncovering a slider): most moves are passed
+  // over on two bit tests.
+  const Bitboard check_squares =
+      checks.by_type[kPawn] | checks.by_type[kKnight] | checks.by_type[kQueen];
+  const Bitboard check_origins = checks.king_lines | discoverers;
   for (int i = 0; i < count; ++i) {
     // Only a move that may check can mate: castling and en passant are
     // rare enough to play out.
     const Move m = moves[i];
+    if (m.kind() == Move::kNormal && !(check_squares & SquareBB(m.to())) &&
+        !(check_origins & SquareBB(m.from())))
+      continue;
     if (m.kind() != Move::kCastling && m.kind() != Move::kEnPassant &&
         !(discoverers & SquareBB(m.from())) && !checks.Direct(m, TypeOf(pos.piece_on(m.from()))))
       continue;
