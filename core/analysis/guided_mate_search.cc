@@ -194,6 +194,17 @@ bool GuidedMateSearch::MateInOne(Position& pos, const Move* moves, int count) {
   const Bitboard check_squares =
       checks.by_type[kPawn] | checks.by_type[kKnight] | checks.by_type[kQueen];
   const Bitboard check_origins = checks.king_lines | discoverers;
+  // Mate needs every flight square of the loser's king covered. Those the
+  // winner does not attack now must be attacked by the moved man from its
+  // new square, unless its leaving opens a line toward them: a cheap test
+  // that spares most probes (sliders are given the loser's king off the
+  // board, so that it cannot hide behind itself).
+  const Square loser_king = pos.king_square(~winner_);
+  const Bitboard without_king = pos.pieces() ^ SquareBB(loser_king);
+  const Bitboard open_flights =
+      KingAttacks(loser_king) & ~pos.pieces(~winner_) & ~pos.AttackedSquares(winner_, without_king);
+  Bitboard lines_to_flights = 0;
+  for (Bitboard f = open_flights; f;) lines_to_flights |= QueenAttacks(PopLsb(f), 0);
   for (int i = 0; i < count; ++i) {
     // Only a move that may check can mate: castling and en passant are
     // rare enough to play out.
@@ -204,6 +215,13 @@ bool GuidedMateSearch::MateInOne(Position& pos, const Move* moves, int count) {
     if (m.kind() != Move::kCastling && m.kind() != Move::kEnPassant &&
         !(discoverers & SquareBB(m.from())) && !checks.Direct(m, TypeOf(pos.piece_on(m.from()))))
       continue;
+    if (open_flights && m.kind() == Move::kNormal && !(lines_to_flights & SquareBB(m.from()))) {
+      const PieceType type = TypeOf(pos.piece_on(m.from()));
+      const Bitboard cover = type == kPawn
+                                 ? PawnAttacks(winner_, m.to())
+                                 : Attacks(type, m.to(), without_king ^ SquareBB(m.from()));
+      if (open_flights & ~cover) continue;
+    }
     ++nodes_;
     pos.DoMove(moves[i]);
     bool mate = pos.in_check() && !HasLegalMove(pos);

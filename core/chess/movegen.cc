@@ -3,28 +3,15 @@
 namespace arbiter {
 namespace {
 
-// Every square `kThem`'s men attack, with the mover's king taken off the
-// board (so a slider's attack runs through the square it leaves). One
-// lookup per enemy man: in endgames far cheaper than asking, for each of
-// the king's up to eight destinations, who attacks it.
-template <Color kThem>
-Bitboard EnemyAttacks(const Position& pos, Bitboard occupied_without_king) {
-  Bitboard attacked =
-      PawnAttacksBB(kThem, pos.pieces(kThem, kPawn)) | KingAttacks(pos.king_square(kThem));
-  for (Bitboard b = pos.pieces(kThem, kKnight); b;) attacked |= KnightAttacks(PopLsb(b));
-  for (Bitboard b = pos.pieces(kThem, kBishop, kQueen); b;)
-    attacked |= BishopAttacks(PopLsb(b), occupied_without_king);
-  for (Bitboard b = pos.pieces(kThem, kRook, kQueen); b;)
-    attacked |= RookAttacks(PopLsb(b), occupied_without_king);
-  return attacked;
-}
-
 // The king's legal steps: onto no own man and no attacked square.
 template <Color kUs>
 Bitboard KingDestinations(const Position& pos, Square ksq) {
   const Bitboard candidates = KingAttacks(ksq) & ~pos.pieces(kUs);
   if (!candidates) return 0;
-  return candidates & ~EnemyAttacks<~kUs>(pos, pos.pieces() ^ SquareBB(ksq));
+  // One lookup per enemy man, with our king off the board (so a slider's
+  // attack runs through the square it leaves): in endgames far cheaper
+  // than asking, for each of up to eight destinations, who attacks it.
+  return candidates & ~pos.AttackedSquares(~kUs, pos.pieces() ^ SquareBB(ksq));
 }
 
 // Pawn moves for side `us`. `target` restricts destination squares (check

@@ -11,6 +11,14 @@ Bitboard Position::AttackersTo(Square s, Bitboard occupied) const {
          (BishopAttacks(s, occupied) & pieces(kBishop, kQueen)) | (KingAttacks(s) & pieces(kKing));
 }
 
+Bitboard Position::AttackedSquares(Color by, Bitboard occupied) const {
+  Bitboard attacked = PawnAttacksBB(by, pieces(by, kPawn)) | KingAttacks(king_square(by));
+  for (Bitboard b = pieces(by, kKnight); b;) attacked |= KnightAttacks(PopLsb(b));
+  for (Bitboard b = pieces(by, kBishop, kQueen); b;) attacked |= BishopAttacks(PopLsb(b), occupied);
+  for (Bitboard b = pieces(by, kRook, kQueen); b;) attacked |= RookAttacks(PopLsb(b), occupied);
+  return attacked;
+}
+
 void Position::PutPiece(Piece p, Square s) {
   board_[s] = p;
   Bitboard b = SquareBB(s);

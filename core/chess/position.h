@@ -103,6 +103,8 @@ class Position {
             side_to_move_};
   }
 
+  // Every square `by`'s men attack, sliders seeing through `occupied`.
+  Bitboard AttackedSquares(Color by, Bitboard occupied) const;
   Bitboard AttackersTo(Square s, Bitboard occupied) const;
   Bitboard AttackersTo(Square s) const { return AttackersTo(s, pieces()); }
   bool IsAttacked(Square s, Color by, Bitboard occupied) const {
