@@ -1170,6 +1170,24 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::TableFo
   return Get(Canonical(m));
 }
 
+absl::StatusOr<const RetrogradeTable*> RetrogradeSolver::FastTableFor(const Position& pos) {
+  int slot = -1;
+  const Bitboard men = pos.pieces() & ~pos.pieces(kKing);
+  if (PopCount(men) <= 2) {
+    int codes[2] = {0, 0}, n = 0;
+    for (Bitboard b = men; b;) {
+      const Piece p = pos.piece_on(PopLsb(b));
+      codes[n++] = 1 + 5 * ColorOf(p) + (TypeOf(p) - kPawn);
+    }
+    slot = std::min(codes[0], codes[1]) * 11 + std::max(codes[0], codes[1]);
+    if (const RetrogradeTable* table = fast_[slot].load(std::memory_order_acquire)) return table;
+  }
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> table = TableFor(pos);
+  if (!table.ok()) return table.status();
+  if (slot >= 0) fast_[slot].store(table->get(), std::memory_order_release);
+  return table->get();
+}
+
 std::shared_ptr<const RetrogradeTable> RetrogradeSolver::Cached(const std::string& name) const {
   std::lock_guard<std::mutex> lock(cache_mu_);
   auto it = cache_.find(name);
@@ -1232,31 +1250,31 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::GetLock
 }
 
 absl::StatusOr<Wdl> RetrogradeSolver::ProbeWdl(const Position& pos) {
-  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = TableFor(pos);
+  absl::StatusOr<const RetrogradeTable*> t = FastTableFor(pos);
   if (!t.ok()) return t.status();
   return (*t)->ProbeWdl(pos);
 }
 
 absl::StatusOr<int> RetrogradeSolver::ProbeDtz(const Position& pos) {
-  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = TableFor(pos);
+  absl::StatusOr<const RetrogradeTable*> t = FastTableFor(pos);
   if (!t.ok()) return t.status();
   return (*t)->ProbeDtz(pos);
 }
 
 absl::StatusOr<bool> RetrogradeSolver::CanMate(const Position& pos, Color side) {
-  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = TableFor(pos);
+  absl::StatusOr<const RetrogradeTable*> t = FastTableFor(pos);
   if (!t.ok()) return t.status();
   return (*t)->CanMate(pos, side);
 }
 
 absl::StatusOr<std::optional<int>> RetrogradeSolver::MateDistance(const Position& pos, Color side) {
-  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = TableFor(pos);
+  absl::StatusOr<const RetrogradeTable*> t = FastTableFor(pos);
   if (!t.ok()) return t.status();
   return (*t)->MateDistance(pos, side);
 }
 
 absl::StatusOr<std::vector<Move>> RetrogradeSolver::MatingLine(const Position& pos, Color side) {
-  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = TableFor(pos);
+  absl::StatusOr<const RetrogradeTable*> t = FastTableFor(pos);
   if (!t.ok()) return t.status();
   return (*t)->MatingLine(pos, side);
 }

@@ -45,6 +45,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -246,7 +247,8 @@ class RetrogradeSolver {
   // an error. Servers call it before they report SERVING.
   absl::StatusOr<size_t> LoadStoredTables();
 
-  // Convenience probes through TableFor.
+  // Convenience probes (through a lock-free look-up once TableFor has found
+  // the table).
   absl::StatusOr<Wdl> ProbeWdl(const Position& pos);
   absl::StatusOr<int> ProbeDtz(const Position& pos);
   absl::StatusOr<bool> CanMate(const Position& pos, Color side);
@@ -272,8 +274,16 @@ class RetrogradeSolver {
   // recursively).
   absl::StatusOr<std::shared_ptr<const RetrogradeTable>> GetLocked(const Material& canonical);
   std::shared_ptr<const RetrogradeTable> Cached(const std::string& name) const;
+  // The table for `pos` by a lock-free look-up on its men (the searches probe
+  // millions of times; TableFor names the material and takes a lock). Tables
+  // stay in cache_ for the solver's life, so the pointer stays valid.
+  absl::StatusOr<const RetrogradeTable*> FastTableFor(const Position& pos);
 
   const std::string cache_dir_;
+  // Indexed by the position's men besides the kings (at most two, each
+  // coded 1-10 by colour and type, the smaller code first: a * 11 + b).
+  static constexpr int kFastSlots = 121;
+  std::array<std::atomic<const RetrogradeTable*>, kFastSlots> fast_{};
   std::mutex generate_mu_;
   // Signatures whose load or generation failed, and why (generate_mu_).
   std::map<std::string, absl::Status> failed_;
