@@ -17,8 +17,12 @@ struct Reduction {
     return m.kind() == Move::kEnPassant || (m.kind() != Move::kCastling && !pos.empty(m.to()));
   }
 
-  // The side to move (the winner) has a capture.
+  // The side to move (the winner) has a capture. Most positions have no
+  // man even attacked, which one attack map shows without generating.
   bool WinnerCanCapture(const Position& pos) const {
+    Bitboard targets = pos.pieces(~pos.side_to_move());
+    if (pos.ep_square() != kNoSquare) targets |= SquareBB(pos.ep_square());
+    if (!(pos.AttackedSquares(pos.side_to_move(), pos.pieces()) & targets)) return false;
     for (Move m : MoveList(pos))
       if (IsCapture(pos, m)) return true;
     return false;
