@@ -87,6 +87,24 @@ TEST(MateAbility, HardHelpmatesAreFound) {
   }
 }
 
+// The longest helpmate among all positions of at most 4 men: a scan of
+// every 3-4-man table (RetrogradeTable::ForEachPosition) finds no mate
+// distance above 32 plies, reached here: the pawn must promote to a blocker
+// and walk it into place while the bishop's king herds. The tables prove
+// that no shorter mate exists, and the analysis must return a line of
+// exactly that length. (A position whose only mate is 30 moves away needs
+// more men; none is in this set yet.)
+TEST(MateAbility, LongestHelpmateOfAtMostFourMen) {
+  const Position pos = FromFen("8/8/1p6/8/8/8/k1K5/1B6 b - - 0 1");
+  absl::StatusOr<std::optional<int>> shortest = SharedRetrogradeSolver().MateDistance(pos, kWhite);
+  ASSERT_TRUE(shortest.ok()) << shortest.status();
+  ASSERT_EQ(shortest->value_or(-1), 32);
+  MateAbility m = AnalyzeMateAbility(pos, kWhite);
+  ASSERT_EQ(ToString(m.answer), std::string("yes"));
+  EXPECT_EQ(m.line.size(), 32u);
+  ExpectMatingLine(pos, kWhite, m.line);
+}
+
 TEST(MateAbility, LabelledSet) {
   for (const Case& c : kCases) {
     SCOPED_TRACE(std::string(c.fen) + " (" + (c.side == kWhite ? "white" : "black") +
