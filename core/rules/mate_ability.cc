@@ -175,13 +175,24 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   Position work = pos;
   std::vector<Move> line;
   uint64_t used = 0;
-  const uint64_t first_dive = std::min(options.node_budget / 4, kFirstDiveNodes);
-  {
-    GuidedMateSearch guided(side, first_dive, options.table_bytes);
-    if (guided.Find(work, kGuidedMaxPlies, &line) && LineIsPlayable(pos, side, line))
-      return MateAbility{CanMate::kYes, "", line};
+  auto dive = [&](uint64_t budget) -> std::optional<MateAbility> {
+    GuidedMateSearch guided(side, budget, options.table_bytes);
+    const bool found = guided.Find(work, kGuidedMaxPlies, &line) && LineIsPlayable(pos, side, line);
     used += guided.nodes();
-  }
+    if (found) return MateAbility{CanMate::kYes, "", line};
+    return std::nullopt;
+  };
+  // Trading down to a small endgame the tables settle (2a', 4b).
+  auto reduction = [&]() -> std::optional<MateAbility> {
+    std::vector<Move> reduced;
+    if (FindMateByReduction(pos, side, SharedRetrogradeSolver(), options.node_budget / 20,
+                            kReductionCredit, &reduced) &&
+        LineIsPlayable(pos, side, reduced))
+      return MateAbility{CanMate::kYes, "", reduced};
+    return std::nullopt;
+  };
+  const uint64_t first_dive = std::min(options.node_budget / 4, kFirstDiveNodes);
+  if (std::optional<MateAbility> found = dive(first_dive)) return *found;
 
   // 2a. A mate with two or three men while the others stand still, read off
   //     the tables (lone minor pieces against pawns and pieces, where the
@@ -199,19 +210,13 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   const bool reduce = options.retrograde && PopCount(pos.pieces()) > tablebase::kMaxMen;
   const bool reduce_early = reduce && !pos.pieces(side, kQueen, kRook);
   if (reduce_early) {
-    std::vector<Move> reduced;
-    if (FindMateByReduction(pos, side, SharedRetrogradeSolver(), options.node_budget / 20,
-                            kReductionCredit, &reduced) &&
-        LineIsPlayable(pos, side, reduced))
-      return MateAbility{CanMate::kYes, "", reduced};
+    if (std::optional<MateAbility> found = reduction()) return *found;
   }
 
   // 2b. The longer dive.
   if (options.node_budget / 4 > first_dive) {
-    GuidedMateSearch guided(side, options.node_budget / 4 - first_dive, options.table_bytes);
-    if (guided.Find(work, kGuidedMaxPlies, &line) && LineIsPlayable(pos, side, line))
-      return MateAbility{CanMate::kYes, "", line};
-    used += guided.nodes();
+    if (std::optional<MateAbility> found = dive(options.node_budget / 4 - first_dive))
+      return *found;
   }
 
   // 2c. A tablebase win proves mate; the tables give the line.
@@ -232,11 +237,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
 
   // 4b. More men: trade down to a small endgame the tables settle.
   if (reduce && !reduce_early) {
-    std::vector<Move> reduced;
-    if (FindMateByReduction(pos, side, SharedRetrogradeSolver(), options.node_budget / 20,
-                            kReductionCredit, &reduced) &&
-        LineIsPlayable(pos, side, reduced))
-      return MateAbility{CanMate::kYes, "", reduced};
+    if (std::optional<MateAbility> found = reduction()) return *found;
   }
 
   // 5. Exact helpmate search: the shortest line, where the dive failed.
