@@ -106,12 +106,6 @@ std::string Render(const PositionAnalysis& a, bool json) {
 using Analyzer = std::function<absl::StatusOr<std::string>(
     const std::string& fen, bool chess960, const std::vector<std::string>& moves, bool json)>;
 
-absl::StatusOr<std::string> AnalyzeOne(const Analyzer& analyze, const std::string& fen,
-                                       bool chess960, const std::vector<std::string>& moves,
-                                       bool json) {
-  return analyze(fen, chess960, moves, json);
-}
-
 // Renders what `analyze` found, or passes its error on.
 template <typename Analysis, typename RenderFn>
 absl::StatusOr<std::string> Rendered(const absl::StatusOr<Analysis>& a, RenderFn render) {
@@ -138,7 +132,7 @@ int RunBatch(const std::string& path, bool chess960, const Analyzer& analyze) {
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    absl::StatusOr<std::string> out = AnalyzeOne(analyze, line, chess960, {}, /*json=*/true);
+    absl::StatusOr<std::string> out = analyze(line, chess960, {}, /*json=*/true);
     if (out.ok()) {
       std::fputs(out->c_str(), stdout);
     } else {
@@ -230,8 +224,7 @@ int RunAnalyze(const std::vector<std::string>& argv) {
   }
   if (!args->Has("fen"))
     return Fail(absl::InvalidArgumentError("--fen FEN is required (or a FILE of FENs)"));
-  absl::StatusOr<std::string> out =
-      AnalyzeOne(analyze, args->Get("fen"), chess960, moves, args->Has("json"));
+  absl::StatusOr<std::string> out = analyze(args->Get("fen"), chess960, moves, args->Has("json"));
   if (!out.ok()) return Fail(out.status());
   std::fputs(out->c_str(), stdout);
   WarnAboutTables("analyze");
