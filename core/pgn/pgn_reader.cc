@@ -56,6 +56,11 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsBlank(char c) { return kClass[static_cast<unsigned char>(c)] == kBlank; }
 
 // "!" = $1, "?" = $2, "!!" = $3, "??" = $4, "!?" = $5, "?!" = $6; 0 if none.
+// The game termination markers of the PGN standard (8.2.6).
+bool IsResultToken(std::string_view tok) {
+  return tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*";
+}
+
 int SuffixNag(std::string_view s) {
   static constexpr std::string_view kSuffixes[] = {"!", "?", "!!", "??", "!?", "?!"};
   for (int i = 0; i < 6; ++i)
@@ -614,11 +619,9 @@ bool PgnReader::ReadChess99Token(RawGame* game, bool* game_over) {
   auto is_token = [](char c) { return kClass[static_cast<unsigned char>(c)] == kToken; };
   while (is_token(*q)) ++q;
   std::string_view tok(start, size_t(q - start));
-  if (tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*") {
+  if (IsResultToken(tok)) {
     p_ = q;
-    game->result_token.assign(tok);
-    *game_over = true;
-    return true;
+    return EndWithResult(game, tok, game_over);
   }
   // A move number, alone ("12.", "12...") or glued to its move ("12.e24").
   size_t i = 0;
@@ -628,8 +631,7 @@ bool PgnReader::ReadChess99Token(RawGame* game, bool* game_over) {
     while (i < tok.size() && tok[i] == '.') ++i;
     if (i == digits_end) {
       p_ = q;
-      Fail(game, line, absl::StrCat("unexpected token \"", std::string(tok.substr(0, 40)), "\""));
-      return false;
+      return UnexpectedToken(game, tok, line);
     }
     start += i;
     if (start == q) {
@@ -639,14 +641,7 @@ bool PgnReader::ReadChess99Token(RawGame* game, bool* game_over) {
   }
   if (*start == '!' || *start == '?') {
     p_ = q;
-    tok = std::string_view(start, size_t(q - start));
-    const int nag = SuffixNag(tok);
-    if (nag == 0) {
-      Fail(game, line, absl::StrCat("unexpected token \"", std::string(tok.substr(0, 40)), "\""));
-      return false;
-    }
-    if (!game->moves.empty()) game->moves.back().nags.push_back(nag);
-    return true;
+    return AddNag(game, std::string_view(start, size_t(q - start)), line);
   }
   // The captured unit named after the move: "(K)", "(B*)", "()", glued.
   while (*q == '(') {
@@ -692,19 +687,9 @@ bool PgnReader::ReadToken(RawGame* game, bool* game_over) {
   p_ = q;
   std::string_view tok(start, size_t(q - start));
 
-  auto garbage = [&] {
-    Fail(game, line,
-         absl::StrCat("unexpected token \"", std::string(tok.substr(0, 40)),
-                      tok.size() > 40 ? "...\"" : "\""));
-    return false;
-  };
+  auto garbage = [&] { return UnexpectedToken(game, tok, line); };
 
-  if (tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*") {
-    BeginMovetext(game);
-    game->result_token.assign(tok);
-    *game_over = true;
-    return true;
-  }
+  if (IsResultToken(tok)) return EndWithResult(game, tok, game_over);
   if ((IsDigit(tok[0]) && !tok.starts_with("0-0")) || tok[0] == '.' || tok.starts_with(kEllipsis)) {
     // Move number: digits, then periods or "…" ("12.", "12...", "12…"),
     // possibly glued to the move ("1.e4"); a detached "..." is accepted too.
@@ -725,18 +710,34 @@ bool PgnReader::ReadToken(RawGame* game, bool* game_over) {
     if (i == digits_end) return garbage();  // e.g. "12e4"
     tok.remove_prefix(i);
   }
-  if (tok[0] == '!' || tok[0] == '?') {
-    int nag = SuffixNag(tok);
-    if (nag == 0) return garbage();
-    if (phase_ == Phase::kMovetext && !game->moves.empty()) game->moves.back().nags.push_back(nag);
-    return true;
-  }
+  if (tok[0] == '!' || tok[0] == '?') return AddNag(game, tok, line);
   for (char c : tok)
     if (!kSanChar[static_cast<unsigned char>(c)]) return garbage();
   if (tok[0] == '+' || tok[0] == '#' || tok[0] == '=' || tok[0] == ':' || tok[0] == '/' ||
       (tok[0] == '-' && tok != "--") || (tok[0] >= '1' && tok[0] <= '8'))
     return garbage();
   return AddSan(game, tok, line);
+}
+
+bool PgnReader::EndWithResult(RawGame* game, std::string_view token, bool* game_over) {
+  BeginMovetext(game);
+  game->result_token.assign(token);
+  *game_over = true;
+  return true;
+}
+
+bool PgnReader::AddNag(RawGame* game, std::string_view token, int64_t line) {
+  const int nag = SuffixNag(token);
+  if (nag == 0) return UnexpectedToken(game, token, line);
+  if (phase_ == Phase::kMovetext && !game->moves.empty()) game->moves.back().nags.push_back(nag);
+  return true;
+}
+
+bool PgnReader::UnexpectedToken(RawGame* game, std::string_view token, int64_t line) {
+  Fail(game, line,
+       absl::StrCat("unexpected token \"", std::string(token.substr(0, 40)),
+                    token.size() > 40 ? "...\"" : "\""));
+  return false;
 }
 
 void PgnReader::BeginMovetext(RawGame* game) {

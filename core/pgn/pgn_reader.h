@@ -119,6 +119,11 @@ class PgnReader {
   // Adds a move token, turning glued suffix annotations into NAGs.
   bool AddSan(RawGame* game, std::string_view token, int64_t line);
   bool AddMove(RawGame* game, std::string_view san, int64_t line);
+  // Shared by both movetext readers: a result ends the game; "!?" alone
+  // annotates the last move; anything unreadable fails the game, quoted.
+  bool EndWithResult(RawGame* game, std::string_view token, bool* game_over);
+  bool AddNag(RawGame* game, std::string_view token, int64_t line);
+  bool UnexpectedToken(RawGame* game, std::string_view token, int64_t line);
   void AttachComment(RawGame* game, std::string_view text);
 
   std::unique_ptr<ByteSource> source_;
