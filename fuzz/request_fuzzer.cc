@@ -6,7 +6,8 @@
 //     and verified with a tiny budget; the verdict must survive the wire
 //     (ToProto, serialize, parse, FromProto: the same JSON). A game sent as
 //     PGN text is read as the coordinator reads it.
-//   1 AnalyzeRequest: AnalyzePosition with a tiny budget and no tables; the
+//   1 AnalyzeRequest: AnalyzePosition with a tiny budget and no tables (or,
+//     for RULESET_CHESS99, AnalyzeChess99Position, as the worker does); the
 //     assessment must survive the wire and render the same JSON.
 //   4 GameVerdict, 5 Assessment (what a client receives): FromProto must
 //     reject what does not parse and convert the rest, which renders and
@@ -17,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/worker.pb.h"
 #include "core/io/byte_source.h"
+#include "core/rules/chess99_analysis.h"
 #include "core/rules/position_analysis.h"
 #include "core/rules/report.h"
 #include "fuzz/fuzz_support.h"
@@ -29,6 +31,8 @@ namespace {
 // Per message, to keep each input fast: games verified, moves analysed.
 constexpr int kMaxGames = 16;
 constexpr int kMaxMoves = 64;
+// Nodes of a Chess 99 analysis (the chess99 target's budget).
+constexpr int64_t kChess99Budget = 300;
 
 MateSearchOptions TinySearch() {
   return MateSearchOptions{.node_budget = 200, .retrograde = false};
@@ -87,9 +91,24 @@ void VerifyInput(const v1::GameInput& game, const v1::SearchOptions& options) {
   VerifyRecord(game.has_record() ? game.record() : wire::RecordFromPgn(game.pgn(), 1, options));
 }
 
+// A Chess 99 analysis, as the worker answers it: through the wire, the
+// same report.
+void AnalyzeChess99(const v1::AnalyzeRequest& request) {
+  absl::StatusOr<Chess99Report> r = AnalyzeChess99Position(
+      request.fen(), {request.moves().begin(), request.moves().end()}, kChess99Budget);
+  if (!r.ok()) return;
+  const v1::Assessment sent = wire::ToProto(*r);
+  absl::StatusOr<Chess99Report> back = wire::Chess99FromProto(Reparsed(sent));
+  ARBITER_FUZZ_CHECK(back.ok(), back.status().ToString());
+  ARBITER_FUZZ_CHECK(Chess99ReportJson(*back) == Chess99ReportJson(*r), Chess99ReportJson(*r));
+  ARBITER_FUZZ_CHECK(wire::ToProto(*back).SerializeAsString() == sent.SerializeAsString(),
+                     sent.ShortDebugString());
+}
+
 void Analyze(const v1::AnalyzeRequest& request) {
   CheckOptions(request.options());
   if (request.moves_size() > kMaxMoves) return;
+  if (request.options().rules() == v1::RULESET_CHESS99) return AnalyzeChess99(request);
   absl::StatusOr<PositionAnalysis> a =
       AnalyzePosition(request.fen(), request.chess960(),
                       {request.moves().begin(), request.moves().end()}, TinySearch(), nullptr);

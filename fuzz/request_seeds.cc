@@ -11,8 +11,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/worker.pb.h"
+#include "core/chess99/position.h"
 #include "core/io/byte_source.h"
 #include "core/pgn/pgn_reader.h"
+#include "core/rules/chess99_analysis.h"
 #include "core/rules/position_analysis.h"
 #include "proto/convert.h"
 
@@ -153,6 +155,25 @@ int Main(int argc, char** argv) {
       m->set_dtz(-2);
     }
     Write(dir, absl::StrCat("assessment_", i + 1), kAssessment, assessment);
+  }
+
+  // Chess 99 analyses (SearchOptions.rules), and the reports workers send.
+  const std::vector<std::string> chess99 = {
+      std::string(chess99::Position::kStartFen),
+      "4k4/9/9/3pP4/9/2n6/9/9/4K4 b - e5 0 30",
+  };
+  for (size_t i = 0; i < chess99.size(); ++i) {
+    v1::AnalyzeRequest request;
+    request.set_fen(chess99[i]);
+    *request.mutable_options() = Options(300, 0);
+    request.mutable_options()->set_rules(v1::RULESET_CHESS99);
+    Write(dir, absl::StrCat("analyze_chess99_", i + 1), kAnalyze, request);
+    absl::StatusOr<Chess99Report> r = AnalyzeChess99Position(chess99[i], {}, 300);
+    if (!r.ok()) {
+      std::fprintf(stderr, "%s: %s\n", chess99[i].c_str(), r.status().ToString().c_str());
+      return 1;
+    }
+    Write(dir, absl::StrCat("assessment_chess99_", i + 1), kAssessment, wire::ToProto(*r));
   }
   return 0;
 }
