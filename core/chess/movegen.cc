@@ -3,6 +3,9 @@
 namespace arbiter {
 namespace {
 
+// The `from_mask` that generates the moves of every man.
+constexpr Bitboard kEveryMan = ~Bitboard{0};
+
 // The king's legal steps: onto no own man and no attacked square.
 template <Color kUs>
 Bitboard KingDestinations(const Position& pos, Square ksq) {
@@ -137,7 +140,7 @@ Move* GenerateCastling(const Position& pos, Move* out, Square ksq) {
   return out;
 }
 
-// The legal moves of the men on `from_mask` (every man: ~0).
+// The legal moves of the men on `from_mask` (kEveryMan: all of them).
 template <Color kUs>
 Move* Generate(const Position& pos, Move* out, Bitboard from_mask) {
   const Square ksq = pos.king_square(kUs);
@@ -174,14 +177,14 @@ bool AnyLegalMove(const Position& pos) {
   const Bitboard pinned = pos.pinned();
   MoveBuffer buffer;
   Move* const moves = buffer.moves;
-  if (GeneratePieceMoves<kKnight>(pos, moves, kUs, target, pinned, ksq, ~Bitboard{0}) != moves)
+  if (GeneratePieceMoves<kKnight>(pos, moves, kUs, target, pinned, ksq, kEveryMan) != moves)
     return true;
-  if (GeneratePawnMoves<kUs>(pos, moves, target, pinned, ksq, ~Bitboard{0}) != moves) return true;
-  if (GeneratePieceMoves<kBishop>(pos, moves, kUs, target, pinned, ksq, ~Bitboard{0}) != moves)
+  if (GeneratePawnMoves<kUs>(pos, moves, target, pinned, ksq, kEveryMan) != moves) return true;
+  if (GeneratePieceMoves<kBishop>(pos, moves, kUs, target, pinned, ksq, kEveryMan) != moves)
     return true;
-  if (GeneratePieceMoves<kRook>(pos, moves, kUs, target, pinned, ksq, ~Bitboard{0}) != moves)
+  if (GeneratePieceMoves<kRook>(pos, moves, kUs, target, pinned, ksq, kEveryMan) != moves)
     return true;
-  if (GeneratePieceMoves<kQueen>(pos, moves, kUs, target, pinned, ksq, ~Bitboard{0}) != moves)
+  if (GeneratePieceMoves<kQueen>(pos, moves, kUs, target, pinned, ksq, kEveryMan) != moves)
     return true;
   // Castling is never legal in check, and without check the king's other
   // moves were found above or the men's: a castling-only position still
@@ -196,8 +199,8 @@ bool HasLegalMove(const Position& pos) {
 }
 
 Move* GenerateLegalMoves(const Position& pos, Move* out) {
-  return pos.side_to_move() == kWhite ? Generate<kWhite>(pos, out, ~Bitboard{0})
-                                      : Generate<kBlack>(pos, out, ~Bitboard{0});
+  return pos.side_to_move() == kWhite ? Generate<kWhite>(pos, out, kEveryMan)
+                                      : Generate<kBlack>(pos, out, kEveryMan);
 }
 
 Move* GenerateLegalMovesFrom(const Position& pos, Square from, Move* out) {
