@@ -47,10 +47,13 @@ class StillMenWalk {
     }
     if (full.halfmove_clock() >= 150) return false;  // 9.6.2 comes first
     const Bitboard still = full.pieces() & ~reduced.pieces();
-    for (Move m : MoveList(full)) {
+    // The reduced position's moves are few (kings and at most two men);
+    // each must also be legal in the full one (not blocked or pinned there)
+    // and take no still man.
+    for (Move m : MoveList(reduced)) {
       if (still & SquareBB(m.to())) continue;
       if (m.kind() == Move::kEnPassant && (still & SquareBB(Square(m.to() ^ 8)))) continue;
-      if (!IsLegalMove(reduced, m)) continue;  // e.g. blocked there, open here
+      if (!IsLegalMove(full, m)) continue;
       if (probes_left_ == 0) return false;
       --probes_left_;
       reduced.DoMove(m);
