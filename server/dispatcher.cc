@@ -393,8 +393,11 @@ void Dispatcher::Send(std::shared_ptr<Endpoint> e) {
         }
         batch.run->Cancel();
       } else {
-        Requeue(batch, got, e->id, status);
+        // Down first: requeued games must not be taken by another sender of
+        // this endpoint in between, or one dead worker could use up a
+        // game's kMaxGameFailures calls on its own.
         MarkDown(*e, status);
+        Requeue(batch, got, e->id, status);
       }
     }
     {
