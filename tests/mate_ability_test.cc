@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
 #include "core/analysis/guided_mate_search.h"
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
@@ -92,8 +97,8 @@ TEST(MateAbility, HardHelpmatesAreFound) {
 // distance above 32 plies, reached here: the pawn must promote to a blocker
 // and walk it into place while the bishop's king herds. The tables prove
 // that no shorter mate exists, and the analysis must return a line of
-// exactly that length. (A position whose only mate is 30 moves away needs
-// more men; none is in this set yet.)
+// exactly that length. (Longer ones need more men: see
+// KingMarchThatFirstFreesASpareMove.)
 TEST(MateAbility, LongestHelpmateOfAtMostFourMen) {
   const Position pos = FromFen("8/8/1p6/8/8/8/k1K5/1B6 b - - 0 1");
   absl::StatusOr<std::optional<int>> shortest = SharedRetrogradeSolver().MateDistance(pos, kWhite);
@@ -103,6 +108,69 @@ TEST(MateAbility, LongestHelpmateOfAtMostFourMen) {
   ASSERT_EQ(ToString(m.answer), std::string("yes"));
   EXPECT_EQ(m.line.size(), 32u);
   ExpectMatingLine(pos, kWhite, m.line);
+}
+
+// Shortest helpmate by breadth-first search over every reachable position,
+// a method independent of the analysis: positions are told apart by the
+// first four FEN fields (placement, side, castling, e.p.), so no key
+// collision can hide one. nullopt when none exists or more than max_states
+// positions are reachable (the caller asserts which).
+struct Exhaustive {
+  std::optional<int> plies;
+  size_t states = 0;
+  bool complete = false;
+};
+Exhaustive ShortestHelpmate(const Position& start, Color winner, size_t max_states) {
+  auto placement = [](const Position& pos) {
+    const std::string fen = pos.Fen();
+    size_t fields = 0, i = 0;
+    while (i < fen.size() && !(fen[i] == ' ' && ++fields == 4)) ++i;
+    return fen.substr(0, i);
+  };
+  std::unordered_set<std::string> seen{placement(start)};
+  std::vector<Position> frontier{start}, next;
+  for (int depth = 0; !frontier.empty(); ++depth) {
+    next.clear();
+    for (Position& pos : frontier) {
+      MoveList moves(pos);
+      if (moves.empty() && pos.in_check() && pos.side_to_move() != winner) {
+        return {depth, seen.size(), true};
+      }
+      for (Move m : moves) {
+        pos.DoMove(m);
+        if (seen.insert(placement(pos)).second) next.push_back(pos);
+        pos.UndoMove(m);
+      }
+      if (seen.size() > max_states) return {std::nullopt, seen.size(), false};
+    }
+    frontier.swap(next);
+  }
+  return {std::nullopt, seen.size(), true};
+}
+
+// A locked position whose only mate is 37 plies (19 White moves) away, from
+// Chess Stack Exchange question 18587 ("the kingside is necessary"). White
+// mates with Kxb7, Kxc6, b7, b8=Q and Qb6, but Kxb7 stalemates Black unless
+// Black has a spare move: only ...g7-g6 can give one, after the white king
+// has walked round to take the g6 pawn. The breadth-first search over all
+// reachable positions proves that no shorter mate exists; the analysis must
+// find a line that mates, however long.
+TEST(MateAbility, KingMarchThatFirstFreesASpareMove) {
+  const Position pos = FromFen("8/1p4p1/1Pp3p1/k1P3p1/1pP3Pb/1P4p1/6P1/7K w - - 0 1");
+  Exhaustive proof = ShortestHelpmate(pos, kWhite, 100000);
+  ASSERT_TRUE(proof.complete) << proof.states << " positions";
+  ASSERT_EQ(proof.plies.value_or(-1), 37);
+  MateAbility m = AnalyzeMateAbility(pos, kWhite);
+  ASSERT_EQ(ToString(m.answer), std::string("yes"));
+  EXPECT_GE(m.line.size(), 37u);
+  ExpectMatingLine(pos, kWhite, m.line);
+  Position replay = pos;
+  bool spare_move = false;
+  for (Move move : m.line) {
+    spare_move |= ToUci(replay, move) == "g7g6";
+    replay.DoMove(move);
+  }
+  EXPECT_TRUE(spare_move) << "the line must give Black its spare move ...g7-g6";
 }
 
 TEST(MateAbility, LabelledSet) {
