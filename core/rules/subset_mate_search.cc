@@ -27,6 +27,31 @@ std::optional<Position> WithOnly(const Position& pos, Bitboard kept) {
   return *std::move(reduced);
 }
 
+// Whether a man on `kept` could ever move while the men off it stand
+// still. Looked at with the kings off the board (a king only blocks, and
+// it can step aside): a man with no move onto an empty square or onto an
+// enemy kept man has none later either, for nothing that could open a way
+// for it ever moves. A set whose men are all stuck so can only move its
+// kings, which never mate: its table need not be probed (or generated, the
+// pawn tables taking about a minute in all without stored ones).
+bool AnyKeptManCanMove(const Position& pos, Bitboard kept) {
+  const Bitboard occupied = pos.pieces() & ~pos.pieces(kKing);
+  for (Bitboard b = kept; b;) {
+    const Square s = PopLsb(b);
+    const Color us = ColorOf(pos.piece_on(s));
+    const Bitboard prey = kept & pos.pieces(~us);
+    if (TypeOf(pos.piece_on(s)) == kPawn) {
+      const Square ahead = Square(us == kWhite ? s + 8 : s - 8);
+      Bitboard captures = prey;
+      if (pos.ep_square() != kNoSquare) captures |= SquareBB(pos.ep_square());
+      if (!(occupied & SquareBB(ahead)) || (PawnAttacks(us, s) & captures)) return true;
+    } else if (Attacks(TypeOf(pos.piece_on(s)), s, occupied) & (~occupied | prey)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 struct Candidate {
   int distance;
   Bitboard kept;
@@ -90,7 +115,7 @@ bool FindMateWithStillMen(const Position& pos, Color winner, tablebase::Retrogra
   // mates), in square order: deterministic.
   std::vector<Candidate> candidates;
   auto consider = [&](Bitboard kept) {
-    if (!(kept & pos.pieces(winner))) return;
+    if (!(kept & pos.pieces(winner)) || !AnyKeptManCanMove(pos, kept)) return;
     std::optional<Position> reduced = WithOnly(pos, kept);
     if (!reduced) return;
     absl::StatusOr<std::optional<int>> d = solver.MateDistance(*reduced, winner);
