@@ -196,7 +196,6 @@ int main(int argc, char** argv) {
                   std::chrono::duration<double>(Clock::now() - start).count());
   }
   std::vector<Work> work;
-  std::string what;
   if (!fens.empty()) {
     // Lines "FEN|w" or "FEN|b": the side whose mating ability is asked.
     std::FILE* f = std::fopen(fens.c_str(), "r");
@@ -210,8 +209,7 @@ int main(int argc, char** argv) {
           {text.substr(0, bar), text[bar + 1] == 'w' ? arbiter::kWhite : arbiter::kBlack});
     }
     std::fclose(f);
-    what = "positions from " + fens;
-    return Run(work, what, options, repeat, keep_slowest, show_unknown);
+    return Run(work, "positions from " + fens, options, repeat, keep_slowest, show_unknown);
   }
   if (path.empty()) {
     std::fprintf(stderr,
