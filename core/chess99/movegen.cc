@@ -5,6 +5,10 @@
 namespace arbiter::chess99 {
 namespace {
 
+// Room reserved for a position's moves (the start position has 26): the
+// list is then allocated once instead of growing a move at a time.
+constexpr size_t kTypicalMoveCount = 96;
+
 class Generator {
  public:
   Generator(const Position& pos, std::vector<Move>* out)
@@ -146,6 +150,7 @@ void GenerateMoves(const Position& pos, std::vector<Move>* out) {
 
 std::vector<Move> GenerateMoves(const Position& pos) {
   std::vector<Move> out;
+  out.reserve(kTypicalMoveCount);
   GenerateMoves(pos, &out);
   return out;
 }

@@ -1,10 +1,11 @@
 #include "core/chess99/win_ability.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
-#include <unordered_map>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "core/chess99/movegen.h"
 #include "core/chess99/notation.h"
 
@@ -22,7 +23,11 @@ int Distance(Square a, Square b) {
 class CooperativeSearch {
  public:
   CooperativeSearch(const Position& pos, Color side, const SearchLimits& limits)
-      : pos_(pos), side_(side), enemy_(Opponent(side)), limits_(limits) {}
+      : pos_(pos),
+        side_(side),
+        enemy_(Opponent(side)),
+        limits_(limits),
+        levels_(std::max(limits.max_plies, 0) + 1) {}
 
   SideWinAbility Run() {
     SideWinAbility out;
@@ -52,9 +57,14 @@ class CooperativeSearch {
       return Outcome::kFail;
     }
     const bool ours = pos_.side_to_move() == side_;
-    std::vector<Move> moves = GenerateMoves(pos_);
-    std::vector<std::pair<int, size_t>> order;
-    order.reserve(moves.size());
+    // This level's lists: deeper levels use smaller `remaining`, so they
+    // stay intact while the moves below are searched.
+    Level& level = levels_[remaining];
+    std::vector<Move>& moves = level.moves;
+    std::vector<std::pair<int, size_t>>& order = level.order;
+    GenerateMoves(pos_, &moves);
+    order.clear();
+    if (!ours && remaining > 1) FindOurUnits(&level);
     for (size_t i = 0; i < moves.size(); ++i) {
       const Move& m = moves[i];
       const PieceType captured = TypeOf(pos_.CapturedPiece(m));
@@ -69,7 +79,7 @@ class CooperativeSearch {
         }
         continue;  // a drawn king capture ends the game (D4)
       }
-      if (remaining > 1) order.emplace_back(Score(m, ours, captured), i);
+      if (remaining > 1) order.emplace_back(Score(m, ours, captured, level), i);
     }
     // The win comes on one of our moves: with one ply left nothing else helps.
     if (remaining > 1) {
@@ -91,8 +101,29 @@ class CooperativeSearch {
     return Outcome::kFail;
   }
 
+  // The moves of one level of the search, kept from node to node so that a
+  // node does not allocate its lists anew.
+  struct Level {
+    std::vector<Move> moves;
+    std::vector<std::pair<int, size_t>> order;  // (score, index in moves)
+    // Where our units stand before an enemy move (see FindOurUnits).
+    std::array<Square, kSquares> our_units;
+    int our_unit_count = 0;
+  };
+
+  // An enemy move never adds or moves one of our units (it may capture
+  // one), so after it our units stand on a subset of these squares: Score
+  // looks at them instead of all 81.
+  void FindOurUnits(Level* level) const {
+    level->our_unit_count = 0;
+    for (Square s = 0; s < kSquares; ++s) {
+      const Piece p = pos_.piece_on(s);
+      if (p != kNoPiece && ColorOf(p) == side_) level->our_units[level->our_unit_count++] = s;
+    }
+  }
+
   // Move ordering: what brings our units and the enemy king together.
-  int Score(const Move& m, bool ours, PieceType captured) {
+  int Score(const Move& m, bool ours, PieceType captured, const Level& level) {
     pos_.MakeMove(m);
     const Square enemy_king = pos_.king_square(enemy_);
     int score = 0;
@@ -102,8 +133,9 @@ class CooperativeSearch {
     } else {
       if (captured != kNoPieceType) score -= 500;  // our material is our chance
       int nearest = 99;
-      for (Square s = 0; s < kSquares; ++s) {
-        const Piece p = pos_.piece_on(s);
+      for (int i = 0; i < level.our_unit_count; ++i) {
+        const Square s = level.our_units[i];
+        const Piece p = pos_.piece_on(s);  // the move may have captured it
         if (p != kNoPiece && ColorOf(p) == side_)
           nearest = std::min(nearest, Distance(s, enemy_king));
       }
@@ -119,7 +151,10 @@ class CooperativeSearch {
   const SearchLimits limits_;
   int64_t nodes_ = 0;
   std::vector<Move> line_;
-  std::unordered_map<uint64_t, int> failed_;
+  std::vector<Level> levels_;  // indexed by the plies remaining
+  // Exact (no entry is ever dropped), so the node counts and answers do not
+  // depend on the table; open addressing, so a new entry rarely allocates.
+  absl::flat_hash_map<uint64_t, int> failed_;
 };
 
 }  // namespace
