@@ -77,7 +77,7 @@ struct GuidedMateSearch::CheckSquares {
 
 GuidedMateSearch::GuidedMateSearch(Color winner, uint64_t node_budget, size_t tt_bytes)
     : winner_(winner), budget_(node_budget) {
-  size_t entries = std::min(tt_bytes / sizeof(TtEntry), size_t(2 * node_budget));
+  size_t entries = std::min(tt_bytes / tt_.kSlotBytes, size_t(2 * node_budget));
   max_tt_entries_ = std::bit_floor(std::max<size_t>(entries, kFirstTtEntries));
 }
 
@@ -238,14 +238,14 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
   if (nodes_ >= budget_) return false;
   ++nodes_;
   // Most positions are settled in a few hundred nodes: the table starts
-  // small (cheap to clear) and grows, emptied, as the search outgrows it.
+  // small (little memory to touch) and grows, emptied, as the search
+  // outgrows it.
   if (nodes_ > tt_.size() / 2 && tt_.size() < max_tt_entries_) {
-    tt_.assign(tt_.size() * 4 > max_tt_entries_ ? max_tt_entries_ : tt_.size() * 4, TtEntry{});
+    tt_.Reset(tt_.size() * 4 > max_tt_entries_ ? max_tt_entries_ : tt_.size() * 4);
   }
   // A position searched with at least this credit (mate in one included)
   // has nothing new to give.
-  const TtEntry& seen = tt_[pos.key() & (tt_.size() - 1)];
-  if (seen.key == pos.key() && seen.credit >= credit) return false;
+  if (const int16_t* searched = tt_.Find(pos.key()); searched && *searched >= credit) return false;
 
   const bool winner_to_move = pos.side_to_move() == winner_;
   MoveBuffer buffer;
@@ -278,10 +278,8 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
       if (nodes_ >= budget_) return false;
     }
   }
-  // Looked up again: the table may have grown during the search below.
-  TtEntry& entry = tt_[pos.key() & (tt_.size() - 1)];
-  entry.key = pos.key();
-  entry.credit = int16_t(credit);
+  // The table may have grown (and been emptied) during the search below.
+  tt_.Store(pos.key(), int16_t(credit));
   return false;
 }
 
@@ -297,7 +295,7 @@ bool GuidedMateSearch::Find(Position& pos, int max_plies, std::vector<Move>* lin
     budget_ = nodes_ + (i + 1 == corners.size() ? left
                         : i == 0                ? left / 2
                                                 : left / (corners.size() - i));
-    tt_.assign(kFirstTtEntries, TtEntry{});
+    tt_.Reset(kFirstTtEntries);
     for (int credit = 0; credit <= kMaxCredit && nodes_ < budget_; ++credit) {
       line_.clear();
       if (Search(pos, credit, 0, false)) {

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/analysis/transposition_table.h"
 #include "core/chess/position.h"
 
 namespace arbiter {
@@ -32,11 +33,6 @@ class GuidedMateSearch {
   uint64_t nodes() const { return nodes_; }
 
  private:
-  struct TtEntry {
-    uint64_t key = 0;
-    int16_t credit = -1;  // searched with this much credit without a mate
-  };
-
   bool Search(Position& pos, int credit, int ply, bool after_progress);
   bool MateInOne(Position& pos, const Move* moves, int count);
   struct CheckSquares;
@@ -52,7 +48,8 @@ class GuidedMateSearch {
   uint8_t corner_distance_[64] = {};  // king steps from each square to corner_
   bool minor_only_ = false;           // the winner has no queen, rook or pawn
   bool loser_needs_men_ = false;      // ... and the loser has only pawns to block with
-  std::vector<TtEntry> tt_;
+  // Per key: searched with this much credit without finding a mate.
+  TranspositionTable<int16_t> tt_;
   size_t max_tt_entries_ = 0;
   std::vector<Move> line_;  // built in reverse while unwinding
 };

@@ -24,11 +24,10 @@ constexpr int kNarrowWinnerMoves = 8;
 
 HelpmateSearch::HelpmateSearch(Color winner, uint64_t node_budget, size_t tt_bytes)
     : winner_(winner), budget_(node_budget) {
-  // No more entries than the search can fill: clearing a large table would
-  // cost more than a small search.
-  size_t entries = std::min(tt_bytes / sizeof(TtEntry), size_t(2 * node_budget));
+  // No more entries than the search can fill: more would only hold memory.
+  size_t entries = std::min(tt_bytes / tt_.kSlotBytes, size_t(2 * node_budget));
   entries = std::bit_floor(std::max<size_t>(entries, 1024));
-  tt_.resize(entries);
+  tt_.Reset(entries);
 }
 
 bool HelpmateSearch::MateInOne(Position& pos) {
@@ -102,8 +101,7 @@ bool HelpmateSearch::Search(Position& pos, int depth, bool narrow) {
   // Narrow and full-width results are kept apart: a narrow failure proves
   // nothing about the full tree.
   const uint64_t tt_key = pos.key() ^ (narrow ? 0x9E3779B97F4A7C15ULL : 0);
-  TtEntry& entry = tt_[tt_key & (tt_.size() - 1)];
-  if (entry.key == tt_key && entry.depth >= depth) return false;
+  if (const int8_t* searched = tt_.Find(tt_key); searched && *searched >= depth) return false;
 
   MoveBuffer buffer;
   Move* const moves = buffer.moves;
@@ -140,8 +138,7 @@ bool HelpmateSearch::Search(Position& pos, int depth, bool narrow) {
     }
     if (budget_exhausted()) return false;
   }
-  entry.key = tt_key;
-  entry.depth = int8_t(std::min(depth, 127));
+  tt_.Store(tt_key, int8_t(std::min(depth, 127)));
   return false;
 }
 

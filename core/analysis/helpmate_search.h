@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/analysis/transposition_table.h"
 #include "core/chess/position.h"
 
 namespace arbiter {
@@ -24,11 +25,6 @@ class HelpmateSearch {
   uint64_t nodes() const { return nodes_; }
 
  private:
-  struct TtEntry {
-    uint64_t key = 0;
-    int8_t depth = -1;  // searched this deep without finding a mate
-  };
-
   // `narrow`: the losing side moves only its king (unless it must do
   // otherwise), a restriction that finds typical mates much faster.
   bool Search(Position& pos, int depth, bool narrow);
@@ -38,7 +34,8 @@ class HelpmateSearch {
   Color winner_;
   uint64_t budget_;
   uint64_t nodes_ = 0;
-  std::vector<TtEntry> tt_;
+  // Per key: searched this many plies deep without finding a mate.
+  TranspositionTable<int8_t> tt_;
   std::vector<Move> line_;  // built in reverse while unwinding
 };
 
