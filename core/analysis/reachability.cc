@@ -1,7 +1,6 @@
 #include "core/analysis/reachability.h"
 
-#include <unordered_set>
-
+#include "absl/container/flat_hash_set.h"
 #include "core/analysis/material.h"
 #include "core/chess/movegen.h"
 
@@ -42,7 +41,8 @@ Packed Pack(const Position& pos) {
 ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_t max_positions) {
   ReachabilityResult result;
   Position pos = start;
-  std::unordered_set<Packed, PackedHash> seen;
+  // Open addressing: a node-based set would allocate for every position.
+  absl::flat_hash_set<Packed, PackedHash> seen;
   // Explicit DFS stack. The moves of all levels share one arena, so a level
   // costs its few moves rather than a full move array: paths can be as long
   // as the number of positions explored.

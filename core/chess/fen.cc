@@ -243,7 +243,11 @@ absl::StatusOr<Position> Position::FromFen(std::string_view fen, bool chess960) 
 }
 
 Position Position::Start() {
-  return *FromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  // Parsed once: a copy costs far less than parsing, and every ReplayedGame
+  // starts from two of these.
+  static const Position* const kStart =
+      new Position(*FromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+  return *kStart;
 }
 
 std::string Position::Fen() const {

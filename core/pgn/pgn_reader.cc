@@ -14,6 +14,11 @@
 namespace arbiter {
 namespace {
 
+// The buffer starts small and grows to kChunkBytes once the input proves
+// longer than kFirstChunkBytes: a reader per short text (a request's PGN, a
+// test, a fuzz input: a few KiB) then does not allocate 1 MiB, which under
+// AddressSanitizer costs a map, a poisoning and an unmap per reader.
+constexpr size_t kFirstChunkBytes = 16 << 10;
 constexpr size_t kChunkBytes = 1 << 20;
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // "…" in UTF-8
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
@@ -157,13 +162,20 @@ const std::string* RawGame::Tag(std::string_view name) const {
 
 PgnReader::PgnReader(std::unique_ptr<ByteSource> source, PgnReaderOptions options)
     : source_(std::move(source)), options_(options) {
-  cap_ = kChunkBytes;
+  Grow(kFirstChunkBytes);
+}
+
+void PgnReader::Grow(size_t new_cap) {
   // One spare byte for the '\n' supplied after an unterminated last line.
   // Not zero-filled: only bytes read into it are ever looked at, and a
-  // reader per short text (a request's PGN, a test) would otherwise spend
-  // most of its time clearing 1 MiB.
-  buf_ = std::make_unique_for_overwrite<char[]>(cap_ + 1);
-  p_ = lines_end_ = data_end_ = buf_.get();
+  // reader per short text would otherwise spend most of its time clearing.
+  auto bigger = std::make_unique_for_overwrite<char[]>(new_cap + 1);
+  const size_t used = buf_ ? size_t(data_end_ - buf_.get()) : 0;
+  if (used > 0) std::memcpy(bigger.get(), buf_.get(), used);
+  buf_ = std::move(bigger);
+  cap_ = new_cap;
+  p_ = lines_end_ = buf_.get();
+  data_end_ = p_ + used;
 }
 
 PgnReader::~PgnReader() = default;
@@ -175,6 +187,8 @@ bool PgnReader::Refill() {
   if (keep > 0 && p_ != base) std::memmove(base, p_, keep);
   p_ = lines_end_ = base;
   data_end_ = base + keep;
+  // The input has filled the first buffer: read it in full-sized chunks.
+  if (cap_ < kChunkBytes && !source_eof_ && bytes_read_ >= int64_t(cap_)) Grow(kChunkBytes);
   for (;;) {
     if (source_eof_) {
       if (data_end_ == p_) return false;
@@ -189,13 +203,7 @@ bool PgnReader::Refill() {
             absl::StrCat("line ", line_, " is longer than ", kMaxLineBytes >> 20, " MiB"));
         return false;
       }
-      size_t new_cap = std::min(cap_ * 2, kMaxLineBytes);
-      auto bigger = std::make_unique_for_overwrite<char[]>(new_cap + 1);
-      std::memcpy(bigger.get(), buf_.get(), used);
-      buf_ = std::move(bigger);
-      cap_ = new_cap;
-      p_ = lines_end_ = buf_.get();
-      data_end_ = p_ + used;
+      Grow(std::min(cap_ * 2, kMaxLineBytes));
       continue;
     }
     absl::StatusOr<size_t> got = source_->Read(data_end_, cap_ - used);

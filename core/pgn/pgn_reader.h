@@ -125,6 +125,9 @@ class PgnReader {
   bool AddNag(RawGame* game, std::string_view token, int64_t line);
   bool UnexpectedToken(RawGame* game, std::string_view token, int64_t line);
   void AttachComment(RawGame* game, std::string_view text);
+  // Moves the unparsed bytes (p_ must be the buffer's start) to a new
+  // buffer of `new_cap` bytes.
+  void Grow(size_t new_cap);
 
   std::unique_ptr<ByteSource> source_;
   PgnReaderOptions options_;
