@@ -31,9 +31,9 @@ std::optional<Position> WithOnly(const Position& pos, Bitboard kept) {
 // still. Looked at with the kings off the board (a king only blocks, and
 // it can step aside): a man with no move onto an empty square or onto an
 // enemy kept man has none later either, for nothing that could open a way
-// for it ever moves. A set whose men are all stuck so can only move its
-// kings, which never mate: its table need not be probed (or generated, the
-// pawn tables taking about a minute in all without stored ones).
+// for it ever moves. A set whose men are all stuck can move only its kings,
+// which never mate: its table need not be probed (or generated: without
+// stored tables, the pawn tables take about a minute in all).
 bool AnyKeptManCanMove(const Position& pos, Bitboard kept) {
   const Bitboard occupied = pos.pieces() & ~pos.pieces(kKing);
   for (Bitboard b = kept; b;) {
