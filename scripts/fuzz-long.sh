@@ -13,9 +13,9 @@
 #   e.g. scripts/fuzz-long.sh pgn 10000000 -- -max_total_time=3600
 #
 # TARGET: fen, move, pgn, pgn_zstd, request or chess99. Measured on one core
-# of the CI machine: fen 26k, request 14k, move 1.1-4k, pgn and pgn_zstd
-# 0.4-0.9k, chess99 0.07-0.1k executions/s, so 10^7 takes from 7 minutes
-# (fen) to 2.5 hours (move), 4-7 hours (pgn, pgn_zstd) and 1-2 days (chess99).
+# of the CI machine: fen 26k, request 14k, move 1.1-4k, pgn 0.6-0.7k,
+# pgn_zstd 0.3-0.4k, chess99 0.4k executions/s, so 10^7 takes from 7 minutes
+# (fen) to 2.5 hours (move), 4-5 hours (pgn) and 7-9 hours (pgn_zstd, chess99).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
