@@ -118,7 +118,9 @@ TEST(pgn_byte_source, ReadsPlainFile) {
 
 TEST(pgn_byte_source, ReadsZstdFileWhateverItsName) {
   std::string big;
-  for (int i = 0; i < 3000; ++i) big += kTwoGames;  // several decoder blocks
+  // Several decoder blocks, and (about 3 MB) more data than the four
+  // read-ahead chunks hold, so that they are reused after growing.
+  for (int i = 0; i < 20000; ++i) big += kTwoGames;
   for (const char* name : {"games.pgn.zst", "games.pgn"}) {
     std::string path = TempPath(name);
     WriteFile(path, Compress(big));

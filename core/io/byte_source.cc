@@ -14,7 +14,6 @@
 #include <string_view>
 #include <thread>
 #include <utility>
-#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -105,9 +104,10 @@ class ZstdSource : public ByteSource {
       : inner_(std::move(inner)),
         name_(std::move(name)),
         dctx_(ZSTD_createDCtx()),
-        in_buf_(std::max(ZSTD_DStreamInSize(), prefix.size())) {
-    std::memcpy(in_buf_.data(), prefix.data(), prefix.size());
-    in_ = {in_buf_.data(), prefix.size(), 0};
+        in_capacity_(std::max(ZSTD_DStreamInSize(), prefix.size())),
+        in_buf_(std::make_unique_for_overwrite<char[]>(in_capacity_)) {
+    std::memcpy(in_buf_.get(), prefix.data(), prefix.size());
+    in_ = {in_buf_.get(), prefix.size(), 0};
   }
   ~ZstdSource() override { ZSTD_freeDCtx(dctx_); }
   ZstdSource(const ZstdSource&) = delete;
@@ -136,9 +136,9 @@ class ZstdSource : public ByteSource {
                                                 consumed_ + in_.pos, " inside a frame"));
       }
       consumed_ += in_.size;
-      absl::StatusOr<size_t> got = inner_->Read(in_buf_.data(), in_buf_.size());
+      absl::StatusOr<size_t> got = inner_->Read(in_buf_.get(), in_capacity_);
       if (!got.ok()) return got.status();
-      in_ = {in_buf_.data(), *got, 0};
+      in_ = {in_buf_.get(), *got, 0};
       inner_eof_ = *got == 0;
     }
   }
@@ -147,7 +147,8 @@ class ZstdSource : public ByteSource {
   std::unique_ptr<ByteSource> inner_;
   std::string name_;
   ZSTD_DCtx* dctx_;
-  std::vector<char> in_buf_;
+  size_t in_capacity_;
+  std::unique_ptr<char[]> in_buf_;  // not zero-filled: only bytes read are decoded
   ZSTD_inBuffer in_;
   uint64_t consumed_ = 0;  // compressed bytes before in_buf_
   bool inner_eof_ = false;
@@ -210,11 +211,17 @@ class ReadAheadSource : public ByteSource {
 
  private:
   static constexpr int kChunks = 4;
-  static constexpr size_t kChunkBytes = 1 << 20;
+  // Chunks start small and double while the input keeps filling them: a
+  // short input (a request's games, a test) then costs two small buffers,
+  // not four megabytes, while a database file is read in 1 MiB chunks after
+  // the first few.
+  static constexpr size_t kFirstChunkBytes = 64 << 10;
+  static constexpr size_t kMaxChunkBytes = 1 << 20;
   struct Chunk {
-    // Not zero-filled (4 MiB per source otherwise, which dominated reading
-    // short in-memory inputs): only bytes read into it are handed over.
-    std::unique_ptr<char[]> data = std::make_unique_for_overwrite<char[]>(kChunkBytes);
+    // Allocated and grown by the producer while the chunk is not full; not
+    // zero-filled: only bytes read into it are handed over.
+    std::unique_ptr<char[]> data;
+    size_t capacity = 0;
     size_t size = 0;  // 0: the end of the input, or `status` is an error
     absl::Status status;
     bool full = false;  // set by the producer, cleared by the consumer
@@ -233,6 +240,7 @@ class ReadAheadSource : public ByteSource {
   // Fills the chunks in turn. The last chunk handed over has size 0: the end
   // of the input, or an error after all data read before it.
   static void Produce(Shared& s) {
+    size_t chunk_bytes = kFirstChunkBytes;
     for (int i = 0;; i = (i + 1) % kChunks) {
       Chunk& chunk = s.chunks[i];
       {
@@ -241,11 +249,15 @@ class ReadAheadSource : public ByteSource {
         if (s.stop) return;
         s.reading = true;
       }
+      if (chunk.capacity < chunk_bytes) {
+        chunk.data = std::make_unique_for_overwrite<char[]>(chunk_bytes);
+        chunk.capacity = chunk_bytes;
+      }
       // Fill the chunk as far as possible, so that hand-overs stay rare.
       size_t size = 0;
       absl::Status status;
-      while (size < kChunkBytes) {
-        absl::StatusOr<size_t> got = s.inner->Read(chunk.data.get() + size, kChunkBytes - size);
+      while (size < chunk.capacity) {
+        absl::StatusOr<size_t> got = s.inner->Read(chunk.data.get() + size, chunk.capacity - size);
         if (!got.ok()) {
           status = got.status();
           break;
@@ -253,6 +265,7 @@ class ReadAheadSource : public ByteSource {
         if (*got == 0) break;
         size += *got;
       }
+      if (size == chunk.capacity) chunk_bytes = std::min(2 * chunk_bytes, kMaxChunkBytes);
       {
         std::lock_guard<std::mutex> lock(s.mu);
         s.reading = false;
