@@ -14,9 +14,9 @@
 #
 # TARGET: fen, move, pgn, pgn_zstd, request or chess99. Measured on one core
 # of the CI machine: fen 26k, request 14k, move 1.1-4k, pgn 0.6-0.7k,
-# pgn_zstd 0.3-0.4k, chess99 0.4k executions/s, so 10^7 takes from 7 minutes
+# pgn_zstd 0.5-0.9k, chess99 0.4k executions/s, so 10^7 takes from 7 minutes
 # (fen) to 2.5 hours (move), 4-5 hours (pgn), 6-7 hours (chess99) and 7-9
-# hours (pgn_zstd).
+# hours (pgn_zstd, 3-5 since the read-ahead change).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
