@@ -15,8 +15,8 @@
 # TARGET: fen, move, pgn, pgn_zstd, request or chess99. Measured on one core
 # of the CI machine: fen 26k, request 14k, move 1.1-4k, pgn 0.6-0.7k,
 # pgn_zstd 0.5-0.9k, chess99 0.4k executions/s, so 10^7 takes from 7 minutes
-# (fen) to 2.5 hours (move), 4-5 hours (pgn), 6-7 hours (chess99) and 7-9
-# hours (pgn_zstd, 3-5 since the read-ahead change).
+# (fen) to 2.5 hours (move), 3-5 hours (pgn_zstd), 4-5 hours (pgn) and 6-7
+# hours (chess99).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
