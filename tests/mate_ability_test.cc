@@ -6,7 +6,6 @@
 
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "core/analysis/guided_mate_search.h"
@@ -22,6 +21,7 @@ namespace {
 
 using testing::ExpectMatingLine;
 using testing::FromFen;
+using testing::ShortestHelpmateByFen;
 
 struct Case {
   const char* fen;
@@ -110,44 +110,6 @@ TEST(MateAbility, LongestHelpmateOfAtMostFourMen) {
   ExpectMatingLine(pos, kWhite, m.line);
 }
 
-// Shortest helpmate by breadth-first search over every reachable position,
-// a method independent of the analysis: positions are told apart by the
-// first four FEN fields (placement, side, castling, e.p.), so no key
-// collision can hide one. nullopt when none exists or more than max_states
-// positions are reachable (the caller asserts which).
-struct Exhaustive {
-  std::optional<int> plies;
-  size_t states = 0;
-  bool complete = false;
-};
-Exhaustive ShortestHelpmate(const Position& start, Color winner, size_t max_states) {
-  auto placement = [](const Position& pos) {
-    const std::string fen = pos.Fen();
-    size_t fields = 0, i = 0;
-    while (i < fen.size() && !(fen[i] == ' ' && ++fields == 4)) ++i;
-    return fen.substr(0, i);
-  };
-  std::unordered_set<std::string> seen{placement(start)};
-  std::vector<Position> frontier{start}, next;
-  for (int depth = 0; !frontier.empty(); ++depth) {
-    next.clear();
-    for (Position& pos : frontier) {
-      MoveList moves(pos);
-      if (moves.empty() && pos.in_check() && pos.side_to_move() != winner) {
-        return {depth, seen.size(), true};
-      }
-      for (Move m : moves) {
-        pos.DoMove(m);
-        if (seen.insert(placement(pos)).second) next.push_back(pos);
-        pos.UndoMove(m);
-      }
-      if (seen.size() > max_states) return {std::nullopt, seen.size(), false};
-    }
-    frontier.swap(next);
-  }
-  return {std::nullopt, seen.size(), true};
-}
-
 // A locked position whose only mate is 37 plies (19 White moves) away, from
 // Chess Stack Exchange question 18587 ("the kingside is necessary"). White
 // mates with Kxb7, Kxc6, b7, b8=Q and Qb6, but Kxb7 stalemates Black unless
@@ -157,7 +119,7 @@ Exhaustive ShortestHelpmate(const Position& start, Color winner, size_t max_stat
 // find a line that mates, however long.
 TEST(MateAbility, KingMarchThatFirstFreesASpareMove) {
   const Position pos = FromFen("8/1p4p1/1Pp3p1/k1P3p1/1pP3Pb/1P4p1/6P1/7K w - - 0 1");
-  Exhaustive proof = ShortestHelpmate(pos, kWhite, 100000);
+  testing::Exhaustive proof = ShortestHelpmateByFen(pos, kWhite, 100000);
   ASSERT_TRUE(proof.complete) << proof.states << " positions";
   ASSERT_EQ(proof.plies.value_or(-1), 37);
   // Every man but the kings is stuck for good, so no "still men" set can

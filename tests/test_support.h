@@ -5,16 +5,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
+#include <random>
 #include <sstream>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/chess/position.h"
+#include "core/chess/random_placement.h"
 
 namespace arbiter::testing {
 
@@ -91,6 +96,81 @@ inline void ExpectMatingLine(const Position& start, Color side, const std::vecto
   }
   EXPECT_TRUE(pos.in_check() && MoveList(pos).empty()) << "not mate: " << pos.Fen();
   EXPECT_NE(pos.side_to_move(), side);
+}
+
+// Shortest helpmate by breadth-first search over every reachable position,
+// a method independent of the analysis: positions are told apart by the
+// first four FEN fields (placement, side, castling, e.p.), so no key
+// collision can hide one. nullopt when none exists or more than max_states
+// positions are reachable (the caller asserts which).
+struct Exhaustive {
+  std::optional<int> plies;
+  size_t states = 0;
+  bool complete = false;
+};
+inline Exhaustive ShortestHelpmateByFen(const Position& start, Color winner, size_t max_states) {
+  auto placement = [](const Position& pos) {
+    const std::string fen = pos.Fen();
+    size_t fields = 0, i = 0;
+    while (i < fen.size() && !(fen[i] == ' ' && ++fields == 4)) ++i;
+    return fen.substr(0, i);
+  };
+  std::unordered_set<std::string> seen{placement(start)};
+  std::vector<Position> frontier{start}, next;
+  for (int depth = 0; !frontier.empty(); ++depth) {
+    next.clear();
+    for (Position& pos : frontier) {
+      MoveList moves(pos);
+      if (moves.empty() && pos.in_check() && pos.side_to_move() != winner) {
+        return {depth, seen.size(), true};
+      }
+      for (Move m : moves) {
+        pos.DoMove(m);
+        if (seen.insert(placement(pos)).second) next.push_back(pos);
+        pos.UndoMove(m);
+      }
+      if (seen.size() > max_states) return {std::nullopt, seen.size(), false};
+    }
+    frontier.swap(next);
+  }
+  return {std::nullopt, seen.size(), true};
+}
+
+// A random position behind a wall: locked pairs (a white pawn with a black
+// pawn directly in front) on most files, the rank of neighbouring pairs
+// differing by one so that they form chains rather than attack each other;
+// then kings and up to two other pieces on random empty squares. Illegal
+// results are skipped by the caller.
+inline std::string RandomWallFen(std::mt19937& rng) {
+  char board[8][8];
+  for (auto& rank : board)
+    for (char& c : rank) c = '.';
+  int rank = 2 + int(rng() % 3);  // white pawn of the first pair
+  for (int file = 0; file < 8; ++file) {
+    rank = std::clamp(rank + (rng() % 2 ? 1 : -1), 1, 5);
+    if (rng() % 6 == 0) {
+      ++file;  // a gap: the next pair is free to start anywhere
+      rank = 1 + int(rng() % 5);
+      continue;
+    }
+    board[rank][file] = 'P';
+    board[rank + 1][file] = 'p';
+  }
+  const char* extras = "BBbbNnRrQq";
+  std::string men = "Kk";
+  for (int n = int(rng() % 3); n > 0; --n) men += extras[rng() % 10];
+  for (char man : men) {
+    for (;;) {
+      int sq = int(rng() % 64);
+      if (board[sq / 8][sq % 8] != '.') continue;
+      board[sq / 8][sq % 8] = man;
+      break;
+    }
+  }
+  std::string flat;
+  for (const auto& rank : board) flat.append(rank, 8);
+  const std::string fen = FenPlacement(flat);
+  return fen + (rng() % 2 ? " w" : " b") + " - - 0 1";
 }
 
 }  // namespace arbiter::testing

@@ -1,5 +1,7 @@
 #include "core/analysis/reachability.h"
 
+#include <algorithm>
+
 #include "absl/container/flat_hash_set.h"
 #include "core/analysis/material.h"
 #include "core/chess/movegen.h"
@@ -87,6 +89,77 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
       return result;
     }
     if (!enter()) pos.UndoMove(m);
+  }
+  result.outcome = ReachabilityResult::kNoMate;
+  return result;
+}
+
+ReachabilityResult ShortestReachableMate(const Position& start, Color winner,
+                                         uint64_t max_positions) {
+  ReachabilityResult result;
+  // Every position reached, as the move that reached it from its parent.
+  struct Node {
+    uint32_t parent;
+    Move move;
+  };
+  std::vector<Node> nodes{{0, Move()}};
+  absl::flat_hash_set<Packed, PackedHash> seen{Pack(start)};
+  result.positions = 1;
+  auto line_to = [&](uint32_t i, std::vector<Move>* out) {
+    out->clear();
+    for (; i != 0; i = nodes[i].parent) out->push_back(nodes[i].move);
+    std::reverse(out->begin(), out->end());
+  };
+  // The position of the node being expanded, reached from the previous one
+  // by undoing moves back to their common ancestor and playing forward:
+  // nodes of a layer are in their parents' order, so neighbours share most
+  // of their line.
+  Position pos = start;
+  std::vector<Move> line;  // from the start to `pos`
+  std::vector<Move> target;
+  auto go_to = [&](uint32_t index) {
+    line_to(index, &target);
+    size_t common = 0;
+    while (common < line.size() && common < target.size() && line[common] == target[common])
+      ++common;
+    while (line.size() > common) {
+      pos.UndoMove(line.back());
+      line.pop_back();
+    }
+    for (size_t i = common; i < target.size(); ++i) {
+      pos.DoMove(target[i]);
+      line.push_back(target[i]);
+    }
+  };
+  std::vector<uint32_t> frontier{0}, next;
+  while (!frontier.empty()) {
+    next.clear();
+    for (uint32_t index : frontier) {
+      go_to(index);
+      if (HasInsufficientMaterial(pos, winner)) continue;
+      MoveList moves(pos);
+      if (moves.size() > 1) result.only_forced_moves = false;
+      for (Move m : moves) {
+        pos.DoMove(m);
+        if (pos.side_to_move() != winner && pos.in_check() && !HasLegalMove(pos)) {
+          result.line = line;
+          result.line.push_back(m);
+          result.outcome = ReachabilityResult::kMateFound;
+          return result;
+        }
+        if (seen.insert(Pack(pos)).second) {
+          if (result.positions >= max_positions) {
+            result.outcome = ReachabilityResult::kBudgetExhausted;
+            return result;
+          }
+          ++result.positions;
+          nodes.push_back({index, m});
+          next.push_back(uint32_t(nodes.size() - 1));
+        }
+        pos.UndoMove(m);
+      }
+    }
+    frontier.swap(next);
   }
   result.outcome = ReachabilityResult::kNoMate;
   return result;

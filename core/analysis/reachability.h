@@ -27,6 +27,14 @@ struct ReachabilityResult {
 // permanent). Depth-first, so the mating line found is not the shortest.
 ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_t max_positions);
 
+// The same exploration breadth-first, so that a mating line found is a
+// shortest one. Depth-first lines wander through the reachable set and can
+// be far longer than the 75-move rule allows; this search is for the
+// positions where that happened. Positions are rebuilt by replaying their
+// line from the start: memory stays at a few dozen bytes per position.
+ReachabilityResult ShortestReachableMate(const Position& start, Color winner,
+                                         uint64_t max_positions);
+
 // Follows the game while each position has exactly one legal move. True when
 // that forced line ends where `winner` cannot mate (insufficient material,
 // stalemate, or `winner` mated) — a "forced_line" proof; false when a choice

@@ -58,6 +58,20 @@ constexpr uint64_t kStillMenProbes = 2000;
 // Guided lines may be long (a king walk, then a promotion, then the mate).
 constexpr int kGuidedMaxPlies = 120;
 
+MateAbility FromReachability(const Position& pos, Color side, const ReachabilityResult& r);
+
+// Exhaustive exploration of at most `budget` positions. Its depth-first
+// line to a mate is no evidence when it crosses the 75-move limit (in a
+// locked position it wanders through hundreds of positions); a mate found
+// that way is then looked for again breadth-first, which gives a shortest
+// line, within the same budget.
+MateAbility ExploreForMate(const Position& pos, Color side, uint64_t budget) {
+  ReachabilityResult r = ExploreReachable(pos, side, budget);
+  if (r.outcome == ReachabilityResult::kMateFound && !LineIsPlayable(pos, side, r.line))
+    r = ShortestReachableMate(pos, side, budget);
+  return FromReachability(pos, side, r);
+}
+
 MateAbility FromReachability(const Position& pos, Color side, const ReachabilityResult& r) {
   MateAbility out;
   if (r.outcome == ReachabilityResult::kNoMate) {
@@ -228,7 +242,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
 
   // 3. A small exhaustive exploration settles forced lines and fortresses.
   const uint64_t probe = std::max<uint64_t>(options.node_budget / 10, 1);
-  result = FromReachability(pos, side, ExploreReachable(pos, side, probe));
+  result = ExploreForMate(pos, side, probe);
   if (result.answer != CanMate::kUnknown) return result;
   used += probe / 2;
 
@@ -267,8 +281,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   }
 
   // 7. Whatever budget is left, for the exhaustive proof.
-  if (used < options.node_budget)
-    result = FromReachability(pos, side, ExploreReachable(pos, side, options.node_budget - used));
+  if (used < options.node_budget) result = ExploreForMate(pos, side, options.node_budget - used);
   return result;
 }
 

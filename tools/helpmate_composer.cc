@@ -1,0 +1,365 @@
+// Searches for legal positions whose shortest helpmate is long: the
+// labelled set of tests/mate_ability_test.cc needs a position whose only
+// mate is far away, and such positions are rare enough that composing them
+// by hand stalls near 20 moves. An evolutionary search over locked
+// positions: a population of positions, each scored by the exact length of
+// its shortest helpmate (breadth-first search over every reachable position,
+// told apart by Zobrist key), mutated by moving, adding and removing men.
+// Positions whose reachable set exceeds a cap score nothing, which keeps the
+// search among positions where almost everything is stuck.
+//
+//   build/tools/helpmate_composer [--seconds S] [--seed N] [--cap STATES] [FEN...]
+//
+// Prints every improvement as "plies states FEN". What it prints is a
+// candidate, not a proof: tests certify a position with a second,
+// independent breadth-first search keyed by FEN text.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "core/chess/movegen.h"
+#include "core/chess/position.h"
+
+namespace arbiter {
+namespace {
+
+// A position as the search mutates it: 64 FEN characters ('.' empty,
+// a8 first) and the side to move. White is always the side that must mate.
+struct Genome {
+  std::array<char, 64> board;
+  char side = 'w';
+};
+
+std::string ToFen(const Genome& g) {
+  std::string fen;
+  for (int rank = 0; rank < 8; ++rank) {
+    int empty = 0;
+    for (int file = 0; file < 8; ++file) {
+      const char c = g.board[rank * 8 + file];
+      if (c == '.') {
+        ++empty;
+        continue;
+      }
+      if (empty) fen += char('0' + empty);
+      empty = 0;
+      fen += c;
+    }
+    if (empty) fen += char('0' + empty);
+    if (rank < 7) fen += '/';
+  }
+  return fen + " " + g.side + " - - 0 1";
+}
+
+std::optional<Genome> FromFen(std::string_view fen) {
+  absl::StatusOr<Position> pos = Position::FromFen(fen);
+  if (!pos.ok()) return std::nullopt;
+  Genome g;
+  g.board.fill('.');
+  int i = 0;
+  for (char c : fen) {
+    if (c == ' ') break;
+    if (c == '/') continue;
+    if (c >= '1' && c <= '8') {
+      i += c - '0';
+    } else {
+      g.board[i++] = c;
+    }
+  }
+  g.side = pos->side_to_move() == kWhite ? 'w' : 'b';
+  return g;
+}
+
+// The fewest captures that put a side's pawns on their files: pawns matched
+// in file order to distinct starting files, each file step one capture.
+int PawnCapturesNeeded(const std::vector<int>& pawn_files) {
+  const int n = int(pawn_files.size());
+  constexpr int kInf = 1 << 20;
+  // best[j]: cheapest match of the pawns so far to starting files < j.
+  std::vector<int> best(9, 0);
+  for (int p = 0; p < n; ++p) {
+    std::vector<int> next(9, kInf);
+    for (int j = 1; j <= 8; ++j) {
+      next[j] = std::min(next[j - 1], best[j - 1] + std::abs(pawn_files[p] - (j - 1)));
+    }
+    best = next;
+  }
+  return best[8];
+}
+
+// Whether the piece on `from` could have got there: from its square it must
+// reach, with its own moves, a square where such a piece starts the game or
+// the rank where it could have been promoted, through any square but those
+// of unmoved pawns (white ones on the second rank, black ones on the
+// seventh), which have stood there all game. Rules out cages such as a
+// black bishop on a8 behind a pawn on b7.
+bool CouldHaveArrived(const Genome& g, int from) {
+  const char type = char(std::tolower(g.board[from]));
+  const bool white = g.board[from] != type;
+  const int home_row = white ? 7 : 0;       // board rows run from rank 8 down
+  const int promotion_row = white ? 0 : 7;  // kings are never promoted
+  auto origin = [&](int i) {
+    const int file = i % 8;
+    if (type != 'k' && i / 8 == promotion_row) return true;
+    if (i / 8 != home_row) return false;
+    switch (type) {
+      case 'k':
+        return file == 4;
+      case 'q':
+        return file == 3;
+      case 'r':
+        return file == 0 || file == 7;
+      case 'b':
+        return file == 2 || file == 5;
+      default:
+        return file == 1 || file == 6;
+    }
+  };
+  auto wall = [&](int i) {
+    return (g.board[i] == 'P' && i / 8 == 6) || (g.board[i] == 'p' && i / 8 == 1);
+  };
+  std::vector<int> directions;  // as (rank step, file step) pairs
+  const bool slides = type == 'q' || type == 'r' || type == 'b';
+  if (type == 'n') {
+    directions = {-2, -1, -2, 1, -1, -2, -1, 2, 1, -2, 1, 2, 2, -1, 2, 1};
+  } else {
+    if (type != 'b') directions.insert(directions.end(), {-1, 0, 1, 0, 0, -1, 0, 1});
+    if (type != 'r') directions.insert(directions.end(), {-1, -1, -1, 1, 1, -1, 1, 1});
+  }
+  std::array<bool, 64> seen{};
+  std::vector<int> stack{from};
+  seen[from] = true;
+  while (!stack.empty()) {
+    const int i = stack.back();
+    stack.pop_back();
+    if (origin(i)) return true;
+    for (size_t d = 0; d < directions.size(); d += 2) {
+      int rank = i / 8, file = i % 8;
+      for (;;) {
+        rank += directions[d];
+        file += directions[d + 1];
+        if (rank < 0 || rank > 7 || file < 0 || file > 7 || wall(rank * 8 + file)) break;
+        const int j = rank * 8 + file;
+        if (!seen[j]) {
+          seen[j] = true;
+          stack.push_back(j);
+        }
+        if (!slides) break;
+      }
+    }
+  }
+  return false;
+}
+
+// What Position::FromFen does not check but a game must obey: at most 8
+// pawns, promoted men paid for by missing pawns, pawn file changes paid for
+// by captured enemy men, pieces that could have reached their squares.
+bool PlausiblyLegal(const Genome& g) {
+  for (int i = 0; i < 64; ++i) {
+    const char c = g.board[i];
+    if (c != '.' && c != 'P' && c != 'p' && !CouldHaveArrived(g, i)) return false;
+  }
+  for (int side = 0; side < 2; ++side) {
+    const auto own = [&](char c) {
+      return side == 0 ? c == std::toupper(c) : c == std::tolower(c);
+    };
+    std::vector<int> pawn_files;
+    int queens = 0, rooks = 0, bishops = 0, knights = 0, enemy = 0;
+    for (int i = 0; i < 64; ++i) {
+      const char c = g.board[i];
+      if (c == '.') continue;
+      if (!own(c)) {
+        ++enemy;
+        continue;
+      }
+      switch (std::tolower(c)) {
+        case 'p':
+          pawn_files.push_back(i % 8);
+          break;
+        case 'q':
+          ++queens;
+          break;
+        case 'r':
+          ++rooks;
+          break;
+        case 'b':
+          ++bishops;
+          break;
+        case 'n':
+          ++knights;
+          break;
+      }
+    }
+    std::sort(pawn_files.begin(), pawn_files.end());
+    const int promoted = std::max(0, queens - 1) + std::max(0, rooks - 2) +
+                         std::max(0, bishops - 2) + std::max(0, knights - 2);
+    if (int(pawn_files.size()) + promoted > 8) return false;
+    if (PawnCapturesNeeded(pawn_files) > 16 - enemy) return false;
+  }
+  return true;
+}
+
+struct Score {
+  int plies = -1;  // shortest helpmate; -1 none or unknown
+  size_t states = 0;
+};
+
+// Shortest helpmate for White by breadth-first search; nothing when none
+// exists or more than `cap` positions are reachable.
+Score ShortestWhiteHelpmate(const Position& start, size_t cap) {
+  std::unordered_set<uint64_t> seen{start.key()};
+  std::vector<Position> frontier{start}, next;
+  for (int depth = 0; !frontier.empty(); ++depth) {
+    next.clear();
+    for (Position& pos : frontier) {
+      MoveList moves(pos);
+      if (moves.empty()) {
+        if (pos.in_check() && pos.side_to_move() == kBlack) return {depth, seen.size()};
+        continue;
+      }
+      for (Move m : moves) {
+        pos.DoMove(m);
+        if (seen.insert(pos.key()).second) next.push_back(pos);
+        pos.UndoMove(m);
+      }
+      if (seen.size() > cap) return {-1, seen.size()};
+    }
+    frontier.swap(next);
+  }
+  return {-1, seen.size()};
+}
+
+Score Evaluate(const Genome& g, size_t cap) {
+  if (!PlausiblyLegal(g)) return {};
+  absl::StatusOr<Position> pos = Position::FromFen(ToFen(g));
+  if (!pos.ok()) return {};
+  return ShortestWhiteHelpmate(*pos, cap);
+}
+
+Genome Mutate(const Genome& parent, std::mt19937_64& rng) {
+  Genome g = parent;
+  auto uniform = [&](int n) { return int(rng() % uint64_t(n)); };
+  const int steps = 1 + uniform(3);
+  for (int s = 0; s < steps; ++s) {
+    const int kind = uniform(16);
+    std::vector<int> men, empties;
+    for (int i = 0; i < 64; ++i) (g.board[i] == '.' ? empties : men).push_back(i);
+    if (kind < 5) {  // move a man (kings too) to an empty square
+      const int from = men[uniform(int(men.size()))];
+      const int to = empties[uniform(int(empties.size()))];
+      std::swap(g.board[from], g.board[to]);
+    } else if (kind < 7) {  // remove a man other than a king
+      const int i = men[uniform(int(men.size()))];
+      if (std::tolower(g.board[i]) != 'k') g.board[i] = '.';
+    } else if (kind < 9) {  // add a man, mostly pawns
+      static constexpr char kMen[] = "PPPPPPpppppppBbNnRr";
+      g.board[empties[uniform(int(empties.size()))]] = kMen[uniform(int(sizeof kMen - 1))];
+    } else if (kind < 12) {  // add a locked pair: a white pawn below a black one
+      const int i = empties[uniform(int(empties.size()))];
+      if (i >= 16 && i < 56 && g.board[i - 8] == '.') {
+        g.board[i] = 'P';
+        g.board[i - 8] = 'p';
+      }
+    } else if (kind < 15) {  // nudge a man to a neighbouring empty square
+      const int from = men[uniform(int(men.size()))];
+      const int to = from + (uniform(3) - 1) * 8 + (uniform(3) - 1);
+      if (to >= 0 && to < 64 && std::abs(to % 8 - from % 8) <= 1 && g.board[to] == '.')
+        std::swap(g.board[from], g.board[to]);
+    } else {
+      g.side = g.side == 'w' ? 'b' : 'w';
+    }
+  }
+  return g;
+}
+
+struct Member {
+  Genome genome;
+  Score score;
+  std::string fen;
+};
+
+int Run(int argc, char** argv) {
+  double seconds = 600;
+  uint64_t seed = 1;
+  size_t cap = 200000;
+  std::vector<std::string> seeds;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--seconds" && i + 1 < argc) {
+      seconds = std::atof(argv[++i]);
+    } else if (arg == "--seed" && i + 1 < argc) {
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    } else if (arg == "--cap" && i + 1 < argc) {
+      cap = std::strtoull(argv[++i], nullptr, 10);
+    } else {
+      seeds.emplace_back(arg);
+    }
+  }
+  if (seeds.empty()) seeds.push_back("8/1p4p1/1Pp3p1/k1P3p1/1pP3Pb/1P4p1/6P1/7K w - - 0 1");
+
+  std::mt19937_64 rng(seed);
+  std::vector<Member> population;
+  std::unordered_set<std::string> known;
+  for (const std::string& fen : seeds) {
+    std::optional<Genome> g = FromFen(fen);
+    if (!g) {
+      std::fprintf(stderr, "not a position: %s\n", fen.c_str());
+      return 2;
+    }
+    Member m{*g, Evaluate(*g, cap), ToFen(*g)};
+    std::printf("seed %d %zu %s\n", m.score.plies, m.score.states, m.fen.c_str());
+    std::fflush(stdout);
+    known.insert(m.fen);
+    population.push_back(m);
+  }
+  constexpr size_t kPopulation = 40;
+  int best = 0;
+  for (const Member& m : population) best = std::max(best, m.score.plies);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  size_t evaluations = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    // Tournament of two: the longer helpmate is the parent.
+    const Member& a = population[rng() % population.size()];
+    const Member& b = population[rng() % population.size()];
+    const Member& parent = a.score.plies >= b.score.plies ? a : b;
+    Genome child = Mutate(parent.genome, rng);
+    std::string fen = ToFen(child);
+    if (!known.insert(fen).second) continue;
+    ++evaluations;
+    Score score = Evaluate(child, cap);
+    if (score.plies < 0) continue;
+    if (score.plies > best) {
+      best = score.plies;
+      std::printf("%d %zu %s  (evaluation %zu)\n", score.plies, score.states, fen.c_str(),
+                  evaluations);
+      std::fflush(stdout);
+    }
+    Member child_member{child, score, fen};
+    if (population.size() < kPopulation) {
+      population.push_back(child_member);
+      continue;
+    }
+    // Replace the weakest member when the child is at least as long
+    // (neutral drift lets the search cross plateaus).
+    auto weakest = std::min_element(
+        population.begin(), population.end(),
+        [](const Member& x, const Member& y) { return x.score.plies < y.score.plies; });
+    if (score.plies >= weakest->score.plies) *weakest = child_member;
+  }
+  std::printf("done: %zu evaluations, best %d plies\n", evaluations, best);
+  for (const Member& m : population)
+    if (m.score.plies == best) std::printf("best %d %zu %s\n", best, m.score.states, m.fen.c_str());
+  return 0;
+}
+
+}  // namespace
+}  // namespace arbiter
+
+int main(int argc, char** argv) { return arbiter::Run(argc, argv); }
