@@ -27,6 +27,7 @@
 
 #include "core/chess/movegen.h"
 #include "core/chess/position.h"
+#include "core/chess/random_placement.h"
 
 namespace arbiter {
 namespace {
@@ -39,23 +40,9 @@ struct Genome {
 };
 
 std::string ToFen(const Genome& g) {
-  std::string fen;
-  for (int rank = 0; rank < 8; ++rank) {
-    int empty = 0;
-    for (int file = 0; file < 8; ++file) {
-      const char c = g.board[rank * 8 + file];
-      if (c == '.') {
-        ++empty;
-        continue;
-      }
-      if (empty) fen += char('0' + empty);
-      empty = 0;
-      fen += c;
-    }
-    if (empty) fen += char('0' + empty);
-    if (rank < 7) fen += '/';
-  }
-  return fen + " " + g.side + " - - 0 1";
+  std::string a1_first;
+  for (int row = 7; row >= 0; --row) a1_first.append(&g.board[row * 8], 8);
+  return FenPlacement(a1_first) + " " + g.side + " - - 0 1";
 }
 
 std::optional<Genome> FromFen(std::string_view fen) {
