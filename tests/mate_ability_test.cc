@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/analysis/guided_mate_search.h"
+#include "core/analysis/reachability.h"
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/io/byte_source.h"
@@ -137,6 +138,32 @@ TEST(MateAbility, KingMarchThatFirstFreesASpareMove) {
     replay.DoMove(move);
   }
   EXPECT_TRUE(spare_move) << "the line must give Black its spare move ...g7-g6";
+}
+
+// A composed locked position whose only mate is 45 plies (23 White moves)
+// away, found by tools/helpmate_composer from the king march above. The
+// white king is caged on a3 and must first let its bishop out of the way
+// (Ka2, Ka1, Ba2, Kb1), walk round to take g6 so that Black gets its spare
+// move ...g7-g6, and come back to take b7 and c6 before b7, b8=Q and Qb6
+// mate. Its legality: every pawn file change is paid for by a capture
+// (White's 7 pawns stand on files that need 5 captures, and 6 black men are
+// gone; Black's 8 pawns need 6, and 7 white men are gone), the pawns on b7,
+// g7, c2 and g2 are unmoved, and each piece can have walked to its square
+// before the pawns closed the way (the light bishop by a2, the dark one by
+// e7). The exploration's depth-first line crosses the
+// 75-move limit, so the analysis must find the line breadth-first.
+TEST(MateAbility, ComposedOnlyMateTwentyThreeMovesAway) {
+  const Position pos = FromFen("8/1p4p1/1Pp3p1/k1P3p1/1pP3Pb/KPp3p1/2P3P1/1B6 w - - 0 1");
+  testing::Exhaustive proof = ShortestHelpmateByFen(pos, kWhite, 100000);
+  ASSERT_TRUE(proof.complete) << proof.states << " positions";
+  ASSERT_EQ(proof.plies.value_or(-1), 45);
+  const ReachabilityResult depth_first = ExploreReachable(pos, kWhite, 200000);
+  ASSERT_EQ(depth_first.outcome, ReachabilityResult::kMateFound);
+  EXPECT_FALSE(LineIsPlayable(pos, kWhite, depth_first.line)) << depth_first.line.size();
+  MateAbility m = AnalyzeMateAbility(pos, kWhite);
+  ASSERT_EQ(ToString(m.answer), std::string("yes"));
+  EXPECT_EQ(m.line.size(), 45u);
+  ExpectMatingLine(pos, kWhite, m.line);
 }
 
 TEST(MateAbility, LabelledSet) {
