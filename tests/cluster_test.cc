@@ -432,16 +432,25 @@ TEST_F(Cluster, ABatchPastItsDeadlineGoesToAnotherWorker) {
   const std::string otb = shared + "/games/otb_kasparov_2128.pgn.zst";
   if (shared.empty() || !fs::exists(otb))
     GTEST_SKIP() << "../shared/games/otb_kasparov_2128.pgn.zst is absent (set ARBITER_SHARED)";
+  // Four copies of the file (zstd frames concatenate): alone it takes well
+  // under a second, and on a loaded machine the stopped worker had
+  // sometimes finished its last batch before the first verdict was seen.
+  const std::string input = Path("otb4.pgn.zst");
+  {
+    const std::string once = ReadFile(otb);
+    std::ofstream f(input, std::ios::binary);
+    for (int i = 0; i < 4; ++i) f << once;
+  }
   std::vector<int> ports = {StartWorker(0), StartWorker(1)};
   for (int p : ports) ASSERT_GT(p, 0);
   const int c = StartCoordinator(ports, {"--batch-deadline-ms", "1500"});
   ASSERT_GT(c, 0);
   const std::string out = Path("remote.jsonl");
   Process client(
-      {kBin + "/arbiter", "--coordinator", Address(c), "verify", otb, "--format", "jsonl"},
+      {kBin + "/arbiter", "--coordinator", Address(c), "verify", input, "--format", "jsonl"},
       Path("client.log"), out);
-  // Stopped at the first verdict: the run takes well under a second, so a
-  // later stop could come after the last batch (and test nothing).
+  // Stopped at the first verdict, while both workers still have batches to
+  // come.
   for (int i = 0; i < 30000 && CountLines(out) < 1; ++i)
     std::this_thread::sleep_for(milliseconds(1));
   workers_[1]->Signal(SIGSTOP);
@@ -449,7 +458,7 @@ TEST_F(Cluster, ABatchPastItsDeadlineGoesToAnotherWorker) {
   ASSERT_TRUE(client.Wait(milliseconds(300000), &status)) << "the run did not finish";
   workers_[1]->Signal(SIGCONT);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << ReadFile(Path("client.log"));
-  testing::CommandResult local = VerifyEmbedded(otb);
+  testing::CommandResult local = VerifyEmbedded(input);
   EXPECT_EQ(WithoutTiming(ReadFile(out)), WithoutTiming(local.out));
   EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), "Deadline Exceeded");
 }
