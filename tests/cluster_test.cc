@@ -165,6 +165,17 @@ std::string Metrics(int port) {
   return out;
 }
 
+// Waits (up to 60 s) until the coordinator whose metrics are on `port`
+// counts `n` workers up; false on timeout.
+bool WaitForWorkersUp(int port, int n) {
+  const std::string line = absl::StrCat("\narbiter_coordinator_workers_up ", n, "\n");
+  for (int i = 0; i < 6000; ++i) {
+    if (Metrics(port).find(line) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
 const std::string kSample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
 
 // `arbiter verify FILE --format jsonl` through the coordinator on `port`,
@@ -432,33 +443,28 @@ TEST_F(Cluster, ABatchPastItsDeadlineGoesToAnotherWorker) {
   const std::string otb = shared + "/games/otb_kasparov_2128.pgn.zst";
   if (shared.empty() || !fs::exists(otb))
     GTEST_SKIP() << "../shared/games/otb_kasparov_2128.pgn.zst is absent (set ARBITER_SHARED)";
-  // Four copies of the file (zstd frames concatenate): alone it takes well
-  // under a second, and on a loaded machine the stopped worker had
-  // sometimes finished its last batch before the first verdict was seen.
-  const std::string input = Path("otb4.pgn.zst");
-  {
-    const std::string once = ReadFile(otb);
-    std::ofstream f(input, std::ios::binary);
-    for (int i = 0; i < 4; ++i) f << once;
-  }
   std::vector<int> ports = {StartWorker(0), StartWorker(1)};
   for (int p : ports) ASSERT_GT(p, 0);
-  const int c = StartCoordinator(ports, {"--batch-deadline-ms", "1500"});
+  const int metrics = FreePort();
+  const int c =
+      StartCoordinator(ports, {"--batch-deadline-ms", "1500", "--metrics", Address(metrics)});
   ASSERT_GT(c, 0);
+  // Worker 1 is stopped once the coordinator counts it up (connected), and
+  // before the run: every batch the coordinator gives it is then held until
+  // its lease ends. (Stopping it at the first verdict raced on a loaded
+  // machine: the client reads verdicts late, and by then worker 1 could
+  // have finished its last batch.)
+  ASSERT_TRUE(WaitForWorkersUp(metrics, 2)) << Metrics(metrics);
+  workers_[1]->Signal(SIGSTOP);
   const std::string out = Path("remote.jsonl");
   Process client(
-      {kBin + "/arbiter", "--coordinator", Address(c), "verify", input, "--format", "jsonl"},
+      {kBin + "/arbiter", "--coordinator", Address(c), "verify", otb, "--format", "jsonl"},
       Path("client.log"), out);
-  // Stopped at the first verdict, while both workers still have batches to
-  // come.
-  for (int i = 0; i < 30000 && CountLines(out) < 1; ++i)
-    std::this_thread::sleep_for(milliseconds(1));
-  workers_[1]->Signal(SIGSTOP);
   int status = 0;
   ASSERT_TRUE(client.Wait(milliseconds(300000), &status)) << "the run did not finish";
   workers_[1]->Signal(SIGCONT);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << ReadFile(Path("client.log"));
-  testing::CommandResult local = VerifyEmbedded(input);
+  testing::CommandResult local = VerifyEmbedded(otb);
   EXPECT_EQ(WithoutTiming(ReadFile(out)), WithoutTiming(local.out));
   EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), "Deadline Exceeded");
 }
