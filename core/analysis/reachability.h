@@ -30,8 +30,9 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
 // The same exploration breadth-first, so that a mating line found is a
 // shortest one. Depth-first lines wander through the reachable set and can
 // be far longer than the 75-move rule allows; this search is for the
-// positions where that happened. Positions are rebuilt by replaying their
-// line from the start: memory stays at a few dozen bytes per position.
+// positions where that happened. Each position is kept as its parent and
+// the move from it, and rebuilt from the one expanded before it (undo to
+// their common ancestor, replay the rest): a few dozen bytes per position.
 ReachabilityResult ShortestReachableMate(const Position& start, Color winner,
                                          uint64_t max_positions);
 

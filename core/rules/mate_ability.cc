@@ -58,7 +58,17 @@ constexpr uint64_t kStillMenProbes = 2000;
 // Guided lines may be long (a king walk, then a promotion, then the mate).
 constexpr int kGuidedMaxPlies = 120;
 
-MateAbility FromReachability(const Position& pos, Color side, const ReachabilityResult& r);
+MateAbility FromReachability(const Position& pos, Color side, const ReachabilityResult& r) {
+  MateAbility out;
+  if (r.outcome == ReachabilityResult::kNoMate) {
+    out.answer = CanMate::kNo;
+    out.proof = r.proof();
+  } else if (r.outcome == ReachabilityResult::kMateFound && LineIsPlayable(pos, side, r.line)) {
+    out.answer = CanMate::kYes;
+    out.line = r.line;
+  }
+  return out;
+}
 
 // Exhaustive exploration of at most `budget` positions. Its depth-first
 // line to a mate is no evidence when it crosses the 75-move limit (in a
@@ -70,18 +80,6 @@ MateAbility ExploreForMate(const Position& pos, Color side, uint64_t budget) {
   if (r.outcome == ReachabilityResult::kMateFound && !LineIsPlayable(pos, side, r.line))
     r = ShortestReachableMate(pos, side, budget);
   return FromReachability(pos, side, r);
-}
-
-MateAbility FromReachability(const Position& pos, Color side, const ReachabilityResult& r) {
-  MateAbility out;
-  if (r.outcome == ReachabilityResult::kNoMate) {
-    out.answer = CanMate::kNo;
-    out.proof = r.proof();
-  } else if (r.outcome == ReachabilityResult::kMateFound && LineIsPlayable(pos, side, r.line)) {
-    out.answer = CanMate::kYes;
-    out.line = r.line;
-  }
-  return out;
 }
 
 // The shared solver's cache directory, fixed when the solver is first used.
