@@ -150,8 +150,8 @@ TEST(MateAbility, KingMarchThatFirstFreesASpareMove) {
 // gone; Black's 8 pawns need 6, and 7 white men are gone), the pawns on b7,
 // g7, c2 and g2 are unmoved, and each piece can have walked to its square
 // before the pawns closed the way (the light bishop by a2, the dark one by
-// e7). The exploration's depth-first line crosses the
-// 75-move limit, so the analysis must find the line breadth-first.
+// e7). The exploration's depth-first line crosses the 75-move limit, so the
+// analysis must find the line breadth-first.
 TEST(MateAbility, ComposedOnlyMateTwentyThreeMovesAway) {
   const Position pos = FromFen("8/1p4p1/1Pp3p1/k1P3p1/1pP3Pb/KPp3p1/2P3P1/1B6 w - - 0 1");
   testing::Exhaustive proof = ShortestHelpmateByFen(pos, kWhite, 100000);
