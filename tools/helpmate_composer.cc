@@ -8,7 +8,8 @@
 // Positions whose reachable set exceeds a cap score nothing, which keeps the
 // search among positions where almost everything is stuck.
 //
-//   build/tools/helpmate_composer [--seconds S] [--seed N] [--cap STATES] [FEN...]
+//   build/tools/helpmate_composer [--seconds S] [--seed N] [--cap STATES]
+//                                 [--frozen-files FILES] [FEN...]
 //
 // Prints every improvement as "plies states FEN". What it prints is a
 // candidate, not a proof: tests certify a position with a second,
@@ -230,14 +231,20 @@ Score Evaluate(const Genome& g, size_t cap) {
   return ShortestWhiteHelpmate(*pos, cap);
 }
 
-Genome Mutate(const Genome& parent, std::mt19937_64& rng) {
+// Squares the mutations leave alone (--frozen-files), so that a search can
+// keep a working mating net and vary only the rest of the board.
+using Frozen = std::array<bool, 64>;
+
+Genome Mutate(const Genome& parent, const Frozen& frozen, std::mt19937_64& rng) {
   Genome g = parent;
   auto uniform = [&](int n) { return int(rng() % uint64_t(n)); };
   const int steps = 1 + uniform(3);
   for (int s = 0; s < steps; ++s) {
     const int kind = uniform(16);
     std::vector<int> men, empties;
-    for (int i = 0; i < 64; ++i) (g.board[i] == '.' ? empties : men).push_back(i);
+    for (int i = 0; i < 64; ++i)
+      if (!frozen[i]) (g.board[i] == '.' ? empties : men).push_back(i);
+    if (men.empty() || empties.empty()) continue;
     if (kind < 5) {  // move a man (kings too) to an empty square
       const int from = men[uniform(int(men.size()))];
       const int to = empties[uniform(int(empties.size()))];
@@ -250,14 +257,15 @@ Genome Mutate(const Genome& parent, std::mt19937_64& rng) {
       g.board[empties[uniform(int(empties.size()))]] = kMen[uniform(int(sizeof kMen - 1))];
     } else if (kind < 12) {  // add a locked pair: a white pawn below a black one
       const int i = empties[uniform(int(empties.size()))];
-      if (i >= 16 && i < 56 && g.board[i - 8] == '.') {
+      if (i >= 16 && i < 56 && g.board[i - 8] == '.' && !frozen[i - 8]) {
         g.board[i] = 'P';
         g.board[i - 8] = 'p';
       }
     } else if (kind < 15) {  // nudge a man to a neighbouring empty square
       const int from = men[uniform(int(men.size()))];
       const int to = from + (uniform(3) - 1) * 8 + (uniform(3) - 1);
-      if (to >= 0 && to < 64 && std::abs(to % 8 - from % 8) <= 1 && g.board[to] == '.')
+      if (to >= 0 && to < 64 && std::abs(to % 8 - from % 8) <= 1 && g.board[to] == '.' &&
+          !frozen[to])
         std::swap(g.board[from], g.board[to]);
     } else {
       g.side = g.side == 'w' ? 'b' : 'w';
@@ -277,12 +285,17 @@ int Run(int argc, char** argv) {
   uint64_t seed = 1;
   size_t cap = 200000;
   std::vector<std::string> seeds;
+  Frozen frozen{};
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--seconds" && i + 1 < argc) {
       seconds = std::atof(argv[++i]);
     } else if (arg == "--seed" && i + 1 < argc) {
       seed = std::strtoull(argv[++i], nullptr, 10);
+    } else if (arg == "--frozen-files" && i + 1 < argc) {
+      for (const char* f = argv[++i]; *f; ++f)
+        if (*f >= 'a' && *f <= 'h')
+          for (int rank = 0; rank < 8; ++rank) frozen[rank * 8 + (*f - 'a')] = true;
     } else if (arg == "--cap" && i + 1 < argc) {
       cap = std::strtoull(argv[++i], nullptr, 10);
     } else {
@@ -316,7 +329,7 @@ int Run(int argc, char** argv) {
     const Member& a = population[rng() % population.size()];
     const Member& b = population[rng() % population.size()];
     const Member& parent = a.score.plies >= b.score.plies ? a : b;
-    Genome child = Mutate(parent.genome, rng);
+    Genome child = Mutate(parent.genome, frozen, rng);
     std::string fen = ToFen(child);
     if (!known.insert(fen).second) continue;
     ++evaluations;
