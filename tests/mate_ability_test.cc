@@ -168,8 +168,8 @@ TEST(MateAbility, ComposedOnlyMateTwentyThreeMovesAway) {
 
 // The farthest only-mate found so far: 49 plies (25 White moves), found by
 // tools/helpmate_composer with the queenside of the position above kept
-// (--frozen-files abc). Black can only shuffle Ka5-a6, so the length is the
-// number of White moves the mate needs, one after another: the king leaves
+// (--frozen-files abc). Black has nothing useful to do but shuffle Ka5-a6,
+// so the length is the number of White moves the mate needs, in turn: the king leaves
 // its cage past its bishop (Ka2, Ka1, Ba2, Kb1), walks the first rank (the
 // black f-pawns close d2 to g4), while the h-pawns step up out of its way
 // to h5 and h6; it climbs the h-file, goes round by f6 and g7 to take h7,
