@@ -169,15 +169,15 @@ TEST(MateAbility, ComposedOnlyMateTwentyThreeMovesAway) {
 // The farthest only-mate found so far: 49 plies (25 White moves), found by
 // tools/helpmate_composer with the queenside of the position above kept
 // (--frozen-files abc). Black has nothing useful to do but shuffle Ka5-a6,
-// so the length is the number of White moves the mate needs, in turn: the king leaves
-// its cage past its bishop (Ka2, Ka1, Ba2, Kb1), walks the first rank (the
-// black f-pawns close d2 to g4), while the h-pawns step up out of its way
-// to h5 and h6; it climbs the h-file, goes round by f6 and g7 to take h7,
-// and the h-pawn promotes: Qa8 mates. Its legality: White's 8 pawns stand
-// on files that need 5 captures and 7 black men are gone; Black's 8 need 4
-// and 6 white men are gone; c2, f2, h2, b7 and h7 are unmoved; the light
-// bishop reached b1 by c4 and a2 before the pawns stood there; White is in
-// check from ...b5-b4, Black's last move.
+// so the length is the number of White moves the mate needs, in turn: the
+// king leaves its cage past its bishop (Ka2, Ka1, Ba2, Kb1) and walks the
+// first rank (c3 and the black f-pawns close d2 to g4), while the h-pawns
+// step up out of its way to h5 and h6; it climbs the h-file, goes round by
+// f6 and g7 to take h7, and the h-pawn promotes: Qa8 mates. Its legality:
+// White's 8 pawns stand on files that need 5 captures and 7 black men are
+// gone; Black's 8 need 4 and 6 white men are gone; c2, f2, h2, b7 and h7
+// are unmoved; the light bishop reached b1 by c4 and a2 before the pawns
+// stood there; White is in check from ...b5-b4, Black's last move.
 TEST(MateAbility, ComposedOnlyMateTwentyFiveMovesAway) {
   const Position pos = FromFen("8/1p5p/1Pp5/k1P2p2/1pP2p2/KPp2p1P/2P2P1P/1B6 w - - 0 1");
   testing::Exhaustive proof = ShortestHelpmateByFen(pos, kWhite, 100000);
