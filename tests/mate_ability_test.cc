@@ -140,6 +140,19 @@ TEST(MateAbility, KingMarchThatFirstFreesASpareMove) {
   EXPECT_TRUE(spare_move) << "the line must give Black its spare move ...g7-g6";
 }
 
+// A composed position: the independent FEN-keyed search proves that
+// White's shortest mate is `plies` away, and the analysis must return a
+// line of exactly that length that mates.
+void ExpectOnlyMateFound(const Position& pos, int plies) {
+  testing::Exhaustive proof = ShortestHelpmateByFen(pos, kWhite, 100000);
+  ASSERT_TRUE(proof.complete) << proof.states << " positions";
+  ASSERT_EQ(proof.plies.value_or(-1), plies);
+  MateAbility m = AnalyzeMateAbility(pos, kWhite);
+  ASSERT_EQ(ToString(m.answer), std::string("yes"));
+  EXPECT_EQ(m.line.size(), size_t(plies));
+  ExpectMatingLine(pos, kWhite, m.line);
+}
+
 // A composed locked position whose only mate is 45 plies (23 White moves)
 // away, found by tools/helpmate_composer from the king march above. The
 // white king is caged on a3 and must first let its bishop out of the way
@@ -154,16 +167,10 @@ TEST(MateAbility, KingMarchThatFirstFreesASpareMove) {
 // analysis must find the line breadth-first.
 TEST(MateAbility, ComposedOnlyMateTwentyThreeMovesAway) {
   const Position pos = FromFen("8/1p4p1/1Pp3p1/k1P3p1/1pP3Pb/KPp3p1/2P3P1/1B6 w - - 0 1");
-  testing::Exhaustive proof = ShortestHelpmateByFen(pos, kWhite, 100000);
-  ASSERT_TRUE(proof.complete) << proof.states << " positions";
-  ASSERT_EQ(proof.plies.value_or(-1), 45);
   const ReachabilityResult depth_first = ExploreReachable(pos, kWhite, 200000);
   ASSERT_EQ(depth_first.outcome, ReachabilityResult::kMateFound);
   EXPECT_FALSE(LineIsPlayable(pos, kWhite, depth_first.line)) << depth_first.line.size();
-  MateAbility m = AnalyzeMateAbility(pos, kWhite);
-  ASSERT_EQ(ToString(m.answer), std::string("yes"));
-  EXPECT_EQ(m.line.size(), 45u);
-  ExpectMatingLine(pos, kWhite, m.line);
+  ExpectOnlyMateFound(pos, 45);
 }
 
 // The farthest only-mate found so far: 49 plies (25 White moves), found by
@@ -179,14 +186,7 @@ TEST(MateAbility, ComposedOnlyMateTwentyThreeMovesAway) {
 // are unmoved; the light bishop reached b1 by c4 and a2 before the pawns
 // stood there; White is in check from ...b5-b4, Black's last move.
 TEST(MateAbility, ComposedOnlyMateTwentyFiveMovesAway) {
-  const Position pos = FromFen("8/1p5p/1Pp5/k1P2p2/1pP2p2/KPp2p1P/2P2P1P/1B6 w - - 0 1");
-  testing::Exhaustive proof = ShortestHelpmateByFen(pos, kWhite, 100000);
-  ASSERT_TRUE(proof.complete) << proof.states << " positions";
-  ASSERT_EQ(proof.plies.value_or(-1), 49);
-  MateAbility m = AnalyzeMateAbility(pos, kWhite);
-  ASSERT_EQ(ToString(m.answer), std::string("yes"));
-  EXPECT_EQ(m.line.size(), 49u);
-  ExpectMatingLine(pos, kWhite, m.line);
+  ExpectOnlyMateFound(FromFen("8/1p5p/1Pp5/k1P2p2/1pP2p2/KPp2p1P/2P2P1P/1B6 w - - 0 1"), 49);
 }
 
 TEST(MateAbility, LabelledSet) {
