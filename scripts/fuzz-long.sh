@@ -48,7 +48,9 @@ case "$target" in
   pgn | pgn_zstd | move) dict=(-dict="$root/fuzz/dict/pgn.dict") ;;
   chess99) dict=(-dict="$root/fuzz/dict/chess99.dict") ;;
 esac
-log="$build/fuzz-long-$target.log"
+# FUZZ_LOG lets two runs of one target (one per core, sharing the corpus)
+# keep separate logs.
+log="${FUZZ_LOG:-$build/fuzz-long-$target.log}"
 segment="${FUZZ_SEGMENT:-3000000}"
 echo "fuzzing $target for $executions executions in segments of $segment; log: $log"
 : > "$log"

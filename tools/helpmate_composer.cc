@@ -9,7 +9,10 @@
 // search among positions where almost everything is stuck.
 //
 //   build/tools/helpmate_composer [--seconds S] [--seed N] [--cap STATES]
-//                                 [--frozen-files FILES] [FEN...]
+//                                 [--frozen-files FILES] [--line] [FEN...]
+//
+// --line prints one shortest helpmate of each seed, for composing by hand
+// (with --seconds 0 the tool only scores its seeds).
 //
 // Prints every improvement as "plies states FEN". What it prints is a
 // candidate, not a proof: tests certify a position with a second,
@@ -23,10 +26,12 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "core/chess/movegen.h"
+#include "core/chess/notation.h"
 #include "core/chess/position.h"
 #include "core/chess/random_placement.h"
 
@@ -200,21 +205,38 @@ struct Score {
 };
 
 // Shortest helpmate for White by breadth-first search; nothing when none
-// exists or more than `cap` positions are reachable.
-Score ShortestWhiteHelpmate(const Position& start, size_t cap) {
-  std::unordered_set<uint64_t> seen{start.key()};
+// exists or more than `cap` positions are reachable. With `line`, also the
+// moves of one shortest helpmate in UCI (each position remembers the
+// position and move it was first reached by).
+Score ShortestWhiteHelpmate(const Position& start, size_t cap, std::string* line = nullptr) {
+  struct Reached {
+    uint64_t parent;
+    std::string move;
+  };
+  std::unordered_map<uint64_t, Reached> seen{{start.key(), {0, ""}}};
   std::vector<Position> frontier{start}, next;
   for (int depth = 0; !frontier.empty(); ++depth) {
     next.clear();
     for (Position& pos : frontier) {
       MoveList moves(pos);
       if (moves.empty()) {
-        if (pos.in_check() && pos.side_to_move() == kBlack) return {depth, seen.size()};
-        continue;
+        if (!pos.in_check() || pos.side_to_move() != kBlack) continue;
+        if (line) {
+          std::vector<std::string> moves_back;
+          for (uint64_t key = pos.key(); key != start.key(); key = seen[key].parent)
+            moves_back.push_back(seen[key].move);
+          line->clear();
+          for (auto it = moves_back.rbegin(); it != moves_back.rend(); ++it)
+            *line += (line->empty() ? "" : " ") + *it;
+        }
+        return {depth, seen.size()};
       }
       for (Move m : moves) {
+        const uint64_t parent = pos.key();
+        std::string uci = line ? ToUci(pos, m) : std::string();
         pos.DoMove(m);
-        if (seen.insert(pos.key()).second) next.push_back(pos);
+        if (seen.try_emplace(pos.key(), Reached{parent, std::move(uci)}).second)
+          next.push_back(pos);
         pos.UndoMove(m);
       }
       if (seen.size() > cap) return {-1, seen.size()};
@@ -224,11 +246,11 @@ Score ShortestWhiteHelpmate(const Position& start, size_t cap) {
   return {-1, seen.size()};
 }
 
-Score Evaluate(const Genome& g, size_t cap) {
+Score Evaluate(const Genome& g, size_t cap, std::string* line = nullptr) {
   if (!PlausiblyLegal(g)) return {};
   absl::StatusOr<Position> pos = Position::FromFen(ToFen(g));
   if (!pos.ok()) return {};
-  return ShortestWhiteHelpmate(*pos, cap);
+  return ShortestWhiteHelpmate(*pos, cap, line);
 }
 
 // Squares the mutations leave alone (--frozen-files), so that a search can
@@ -286,6 +308,7 @@ int Run(int argc, char** argv) {
   size_t cap = 200000;
   std::vector<std::string> seeds;
   Frozen frozen{};
+  bool print_line = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--seconds" && i + 1 < argc) {
@@ -296,6 +319,8 @@ int Run(int argc, char** argv) {
       for (const char* f = argv[++i]; *f; ++f)
         if (*f >= 'a' && *f <= 'h')
           for (int rank = 0; rank < 8; ++rank) frozen[rank * 8 + (*f - 'a')] = true;
+    } else if (arg == "--line") {
+      print_line = true;
     } else if (arg == "--cap" && i + 1 < argc) {
       cap = std::strtoull(argv[++i], nullptr, 10);
     } else {
@@ -313,8 +338,10 @@ int Run(int argc, char** argv) {
       std::fprintf(stderr, "not a position: %s\n", fen.c_str());
       return 2;
     }
-    Member m{*g, Evaluate(*g, cap), ToFen(*g)};
+    std::string line;
+    Member m{*g, Evaluate(*g, cap, print_line ? &line : nullptr), ToFen(*g)};
     std::printf("seed %d %zu %s\n", m.score.plies, m.score.states, m.fen.c_str());
+    if (!line.empty()) std::printf("line %s\n", line.c_str());
     std::fflush(stdout);
     known.insert(m.fen);
     population.push_back(m);
