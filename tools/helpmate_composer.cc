@@ -206,14 +206,15 @@ struct Score {
 
 // Shortest helpmate for White by breadth-first search; nothing when none
 // exists or more than `cap` positions are reachable. With `line`, also the
-// moves of one shortest helpmate in UCI (each position remembers the
-// position and move it was first reached by).
+// moves of one shortest helpmate in UCI: each position remembers the
+// position and move it was first reached by, and the moves found walking
+// back from the mate are replayed from the start to be written.
 Score ShortestWhiteHelpmate(const Position& start, size_t cap, std::string* line = nullptr) {
   struct Reached {
     uint64_t parent;
-    std::string move;
+    Move move;
   };
-  std::unordered_map<uint64_t, Reached> seen{{start.key(), {0, ""}}};
+  std::unordered_map<uint64_t, Reached> seen{{start.key(), {0, Move::None()}}};
   std::vector<Position> frontier{start}, next;
   for (int depth = 0; !frontier.empty(); ++depth) {
     next.clear();
@@ -222,21 +223,23 @@ Score ShortestWhiteHelpmate(const Position& start, size_t cap, std::string* line
       if (moves.empty()) {
         if (!pos.in_check() || pos.side_to_move() != kBlack) continue;
         if (line) {
-          std::vector<std::string> moves_back;
+          std::vector<Move> moves_back;
           for (uint64_t key = pos.key(); key != start.key(); key = seen[key].parent)
             moves_back.push_back(seen[key].move);
+          Position replay = start;
           line->clear();
-          for (auto it = moves_back.rbegin(); it != moves_back.rend(); ++it)
-            *line += (line->empty() ? "" : " ") + *it;
+          for (auto it = moves_back.rbegin(); it != moves_back.rend(); ++it) {
+            if (!line->empty()) line->push_back(' ');
+            line->append(ToUci(replay, *it));
+            replay.DoMove(*it);
+          }
         }
         return {depth, seen.size()};
       }
+      const uint64_t parent = pos.key();
       for (Move m : moves) {
-        const uint64_t parent = pos.key();
-        std::string uci = line ? ToUci(pos, m) : std::string();
         pos.DoMove(m);
-        if (seen.try_emplace(pos.key(), Reached{parent, std::move(uci)}).second)
-          next.push_back(pos);
+        if (seen.try_emplace(pos.key(), Reached{parent, m}).second) next.push_back(pos);
         pos.UndoMove(m);
       }
       if (seen.size() > cap) return {-1, seen.size()};
