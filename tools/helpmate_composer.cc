@@ -206,15 +206,17 @@ struct Score {
 
 // Shortest helpmate for White by breadth-first search; nothing when none
 // exists or more than `cap` positions are reachable. With `line`, also the
-// moves of one shortest helpmate in UCI: each position remembers the
-// position and move it was first reached by, and the moves found walking
+// moves of one shortest helpmate in UCI: each position then remembers the
+// position and move it was first reached by (only then: the search scores
+// every candidate and should not pay for it), and the moves found walking
 // back from the mate are replayed from the start to be written.
 Score ShortestWhiteHelpmate(const Position& start, size_t cap, std::string* line = nullptr) {
   struct Reached {
     uint64_t parent;
     Move move;
   };
-  std::unordered_map<uint64_t, Reached> seen{{start.key(), {0, Move::None()}}};
+  std::unordered_set<uint64_t> seen{start.key()};
+  std::unordered_map<uint64_t, Reached> reached_by;
   std::vector<Position> frontier{start}, next;
   for (int depth = 0; !frontier.empty(); ++depth) {
     next.clear();
@@ -224,8 +226,8 @@ Score ShortestWhiteHelpmate(const Position& start, size_t cap, std::string* line
         if (!pos.in_check() || pos.side_to_move() != kBlack) continue;
         if (line) {
           std::vector<Move> moves_back;
-          for (uint64_t key = pos.key(); key != start.key(); key = seen[key].parent)
-            moves_back.push_back(seen[key].move);
+          for (uint64_t key = pos.key(); key != start.key(); key = reached_by[key].parent)
+            moves_back.push_back(reached_by[key].move);
           Position replay = start;
           line->clear();
           for (auto it = moves_back.rbegin(); it != moves_back.rend(); ++it) {
@@ -239,7 +241,10 @@ Score ShortestWhiteHelpmate(const Position& start, size_t cap, std::string* line
       const uint64_t parent = pos.key();
       for (Move m : moves) {
         pos.DoMove(m);
-        if (seen.try_emplace(pos.key(), Reached{parent, m}).second) next.push_back(pos);
+        if (seen.insert(pos.key()).second) {
+          next.push_back(pos);
+          if (line) reached_by.emplace(pos.key(), Reached{parent, m});
+        }
         pos.UndoMove(m);
       }
       if (seen.size() > cap) return {-1, seen.size()};
