@@ -10,9 +10,16 @@
 //
 //   build/tools/helpmate_composer [--seconds S] [--seed N] [--cap STATES]
 //                                 [--frozen-files FILES] [--line] [FEN...]
+//   build/tools/helpmate_composer --placements N [--pocket SQUARES]
+//                                 [--black-king SQUARES] [--cap STATES] FEN...
 //
 // --line prints one shortest helpmate of each seed, for composing by hand
-// (with --seconds 0 the tool only scores its seeds).
+// (with --seconds 0 the tool only scores its seeds). --placements takes
+// each FEN as a skeleton (its kings, if any, are ignored), tries every
+// placement of both kings and prints the N longest: a design aid that
+// answers "where would the kings go?" for a pawn structure. Black kings are
+// put only in pockets of at most --pocket squares (default 4), or on the
+// --black-king squares (e.g. a5a6).
 //
 // Prints every improvement as "plies states FEN". What it prints is a
 // candidate, not a proof: tests certify a position with a second,
@@ -51,9 +58,11 @@ std::string ToFen(const Genome& g) {
   return FenPlacement(a1_first) + " " + g.side + " - - 0 1";
 }
 
-std::optional<Genome> FromFen(std::string_view fen) {
+// A position, or with `skeleton` just the men of a FEN's first field, kings
+// or not (--placements places the kings itself).
+std::optional<Genome> FromFen(std::string_view fen, bool skeleton = false) {
   absl::StatusOr<Position> pos = Position::FromFen(fen);
-  if (!pos.ok()) return std::nullopt;
+  if (!pos.ok() && !skeleton) return std::nullopt;
   Genome g;
   g.board.fill('.');
   int i = 0;
@@ -62,11 +71,14 @@ std::optional<Genome> FromFen(std::string_view fen) {
     if (c == '/') continue;
     if (c >= '1' && c <= '8') {
       i += c - '0';
-    } else {
+    } else if (i < 64 && std::string_view("PNBRQKpnbrqk").find(c) != std::string_view::npos) {
       g.board[i++] = c;
+    } else {
+      return std::nullopt;
     }
   }
-  g.side = pos->side_to_move() == kWhite ? 'w' : 'b';
+  if (i != 64) return std::nullopt;
+  g.side = pos.ok() && pos->side_to_move() == kBlack ? 'b' : 'w';
   return g;
 }
 
@@ -254,6 +266,79 @@ Score ShortestWhiteHelpmate(const Position& start, size_t cap, std::string* line
   return {-1, seen.size()};
 }
 
+// Every placement of the two kings on a skeleton, each scored by its own
+// search (capped like any candidate): a skeleton is judged by its best
+// placement, which mutations that move one king at a time may take long to
+// find. Black kings go only where they would be shut in a pocket of at most
+// `max_pocket` squares (or on `black_king_squares` when given): a free black
+// king makes the search explode and its mates come quickly.
+struct Placement {
+  int plies;
+  std::string fen;
+};
+
+// The squares a black king on `from` could walk to if nothing but the men
+// already there ever moved: not through men, nor squares white pawns attack.
+int PocketSize(const Genome& g, int from) {
+  auto attacked_by_white_pawn = [&](int i) {
+    const int rank = i / 8, file = i % 8;  // rows run from rank 8 down
+    for (int df : {-1, 1}) {
+      const int f = file + df;
+      if (rank + 1 < 8 && f >= 0 && f < 8 && g.board[(rank + 1) * 8 + f] == 'P') return true;
+    }
+    return false;
+  };
+  std::array<bool, 64> seen{};
+  std::vector<int> stack{from};
+  seen[from] = true;
+  int size = 0;
+  while (!stack.empty()) {
+    const int i = stack.back();
+    stack.pop_back();
+    ++size;
+    for (int dr = -1; dr <= 1; ++dr)
+      for (int df = -1; df <= 1; ++df) {
+        const int r = i / 8 + dr, f = i % 8 + df;
+        if (r < 0 || r > 7 || f < 0 || f > 7) continue;
+        const int j = r * 8 + f;
+        if (seen[j] || g.board[j] != '.' || attacked_by_white_pawn(j)) continue;
+        seen[j] = true;
+        stack.push_back(j);
+      }
+  }
+  return size;
+}
+
+std::vector<Placement> LongestPlacements(const Genome& skeleton, size_t cap, int max_pocket,
+                                         const std::vector<bool>& black_king_squares) {
+  Genome bare = skeleton;
+  for (char& c : bare.board)
+    if (c == 'K' || c == 'k') c = '.';
+  std::vector<Placement> placements;
+  for (int white = 0; white < 64; ++white) {
+    for (int black = 0; black < 64; ++black) {
+      if (bare.board[white] != '.' || bare.board[black] != '.') continue;
+      if (std::abs(white % 8 - black % 8) <= 1 && std::abs(white / 8 - black / 8) <= 1) continue;
+      if (!black_king_squares.empty() && !black_king_squares[black]) continue;
+      if (black_king_squares.empty() && PocketSize(bare, black) > max_pocket) continue;
+      for (char side : {'w', 'b'}) {
+        Genome g = bare;
+        g.board[white] = 'K';
+        g.board[black] = 'k';
+        g.side = side;
+        if (!PlausiblyLegal(g)) continue;
+        absl::StatusOr<Position> pos = Position::FromFen(ToFen(g));
+        if (!pos.ok()) continue;
+        const Score score = ShortestWhiteHelpmate(*pos, cap);
+        if (score.plies >= 0) placements.push_back({score.plies, ToFen(g)});
+      }
+    }
+  }
+  std::sort(placements.begin(), placements.end(),
+            [](const Placement& a, const Placement& b) { return a.plies > b.plies; });
+  return placements;
+}
+
 Score Evaluate(const Genome& g, size_t cap, std::string* line = nullptr) {
   if (!PlausiblyLegal(g)) return {};
   absl::StatusOr<Position> pos = Position::FromFen(ToFen(g));
@@ -317,6 +402,9 @@ int Run(int argc, char** argv) {
   std::vector<std::string> seeds;
   Frozen frozen{};
   bool print_line = false;
+  int placements = 0;
+  int max_pocket = 4;
+  std::vector<bool> black_king_squares;  // empty: any
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--seconds" && i + 1 < argc) {
@@ -329,11 +417,35 @@ int Run(int argc, char** argv) {
           for (int rank = 0; rank < 8; ++rank) frozen[rank * 8 + (*f - 'a')] = true;
     } else if (arg == "--line") {
       print_line = true;
+    } else if (arg == "--placements" && i + 1 < argc) {
+      placements = std::atoi(argv[++i]);
+    } else if (arg == "--black-king" && i + 1 < argc) {
+      black_king_squares.assign(64, false);
+      for (const char* sq = argv[++i]; sq[0] && sq[1]; sq += 2)
+        black_king_squares[(7 - (sq[1] - '1')) * 8 + (sq[0] - 'a')] = true;
+    } else if (arg == "--pocket" && i + 1 < argc) {
+      max_pocket = std::atoi(argv[++i]);
     } else if (arg == "--cap" && i + 1 < argc) {
       cap = std::strtoull(argv[++i], nullptr, 10);
     } else {
       seeds.emplace_back(arg);
     }
+  }
+  if (placements > 0) {
+    for (const std::string& fen : seeds) {
+      std::optional<Genome> g = FromFen(fen, /*skeleton=*/true);
+      if (!g) {
+        std::fprintf(stderr, "not a skeleton: %s\n", fen.c_str());
+        return 2;
+      }
+      const std::vector<Placement> best =
+          LongestPlacements(*g, cap, max_pocket, black_king_squares);
+      if (best.empty())
+        std::printf("skeleton %s: no mate, or more than %zu positions\n", fen.c_str(), cap);
+      for (int k = 0; k < placements && k < int(best.size()); ++k)
+        std::printf("placement %d %s\n", best[k].plies, best[k].fen.c_str());
+    }
+    return 0;
   }
   if (seeds.empty()) seeds.push_back("8/1p4p1/1Pp3p1/k1P3p1/1pP3Pb/1P4p1/6P1/7K w - - 0 1");
 
