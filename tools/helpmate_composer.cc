@@ -11,7 +11,8 @@
 //   build/tools/helpmate_composer [--seconds S] [--seed N] [--cap STATES]
 //                                 [--frozen-files FILES] [--line] [FEN...]
 //   build/tools/helpmate_composer --placements N [--pocket SQUARES]
-//                                 [--black-king SQUARES] [--cap STATES] FEN...
+//                                 [--white-pocket SQUARES] [--black-king SQUARES]
+//                                 [--cap STATES] FEN...
 //
 // --line prints one shortest helpmate of each seed, for composing by hand
 // (with --seconds 0 the tool only scores its seeds). --placements takes
@@ -19,7 +20,9 @@
 // placement of both kings and prints the N longest: a design aid that
 // answers "where would the kings go?" for a pawn structure. Black kings are
 // put only in pockets of at most --pocket squares (default 4), or on the
-// --black-king squares (e.g. a5a6).
+// --black-king squares (e.g. a5a6); white kings in pockets of at most
+// --white-pocket squares. With --place-kings the evolutionary search judges
+// each mutated skeleton by its best placement under the same rules.
 //
 // Prints every improvement as "plies states FEN". What it prints is a
 // candidate, not a proof: tests certify a position with a second,
@@ -266,6 +269,12 @@ Score ShortestWhiteHelpmate(const Position& start, size_t cap, std::string* line
   return {-1, seen.size()};
 }
 
+Genome WithoutKings(Genome g) {
+  for (char& c : g.board)
+    if (c == 'K' || c == 'k') c = '.';
+  return g;
+}
+
 // Every placement of the two kings on a skeleton, each scored by its own
 // search (capped like any candidate): a skeleton is judged by its best
 // placement, which mutations that move one king at a time may take long to
@@ -277,14 +286,17 @@ struct Placement {
   std::string fen;
 };
 
-// The squares a black king on `from` could walk to if nothing but the men
-// already there ever moved: not through men, nor squares white pawns attack.
-int PocketSize(const Genome& g, int from) {
-  auto attacked_by_white_pawn = [&](int i) {
-    const int rank = i / 8, file = i % 8;  // rows run from rank 8 down
+// The squares a king of `color` ('w' or 'b') on `from` could walk to if
+// nothing but the men already there ever moved: not through men, nor
+// squares the other side's pawns attack.
+int PocketSize(const Genome& g, int from, char color) {
+  const char enemy_pawn = color == 'w' ? 'p' : 'P';
+  const int pawn_row_step = color == 'w' ? -1 : 1;  // rows run from rank 8 down
+  auto attacked_by_pawn = [&](int i) {
+    const int row = i / 8 + pawn_row_step, file = i % 8;
     for (int df : {-1, 1}) {
       const int f = file + df;
-      if (rank + 1 < 8 && f >= 0 && f < 8 && g.board[(rank + 1) * 8 + f] == 'P') return true;
+      if (row >= 0 && row < 8 && f >= 0 && f < 8 && g.board[row * 8 + f] == enemy_pawn) return true;
     }
     return false;
   };
@@ -301,7 +313,7 @@ int PocketSize(const Genome& g, int from) {
         const int r = i / 8 + dr, f = i % 8 + df;
         if (r < 0 || r > 7 || f < 0 || f > 7) continue;
         const int j = r * 8 + f;
-        if (seen[j] || g.board[j] != '.' || attacked_by_white_pawn(j)) continue;
+        if (seen[j] || g.board[j] != '.' || attacked_by_pawn(j)) continue;
         seen[j] = true;
         stack.push_back(j);
       }
@@ -309,18 +321,25 @@ int PocketSize(const Genome& g, int from) {
   return size;
 }
 
-std::vector<Placement> LongestPlacements(const Genome& skeleton, size_t cap, int max_pocket,
-                                         const std::vector<bool>& black_king_squares) {
-  Genome bare = skeleton;
-  for (char& c : bare.board)
-    if (c == 'K' || c == 'k') c = '.';
+// Where --placements and --place-kings may put the kings.
+struct KingRules {
+  int black_pocket = 4;                  // a black king only where it is shut in this many squares
+  int white_pocket = 64;                 // likewise for the white king (64: anywhere)
+  std::vector<bool> black_king_squares;  // when not empty, only these
+};
+
+std::vector<Placement> LongestPlacements(const Genome& skeleton, size_t cap,
+                                         const KingRules& rules) {
+  const Genome bare = WithoutKings(skeleton);
   std::vector<Placement> placements;
   for (int white = 0; white < 64; ++white) {
     for (int black = 0; black < 64; ++black) {
       if (bare.board[white] != '.' || bare.board[black] != '.') continue;
       if (std::abs(white % 8 - black % 8) <= 1 && std::abs(white / 8 - black / 8) <= 1) continue;
-      if (!black_king_squares.empty() && !black_king_squares[black]) continue;
-      if (black_king_squares.empty() && PocketSize(bare, black) > max_pocket) continue;
+      if (!rules.black_king_squares.empty() && !rules.black_king_squares[black]) continue;
+      if (rules.black_king_squares.empty() && PocketSize(bare, black, 'b') > rules.black_pocket)
+        continue;
+      if (PocketSize(bare, white, 'w') > rules.white_pocket) continue;
       for (char side : {'w', 'b'}) {
         Genome g = bare;
         g.board[white] = 'K';
@@ -403,8 +422,8 @@ int Run(int argc, char** argv) {
   Frozen frozen{};
   bool print_line = false;
   int placements = 0;
-  int max_pocket = 4;
-  std::vector<bool> black_king_squares;  // empty: any
+  KingRules kings;
+  bool place_kings = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--seconds" && i + 1 < argc) {
@@ -420,11 +439,15 @@ int Run(int argc, char** argv) {
     } else if (arg == "--placements" && i + 1 < argc) {
       placements = std::atoi(argv[++i]);
     } else if (arg == "--black-king" && i + 1 < argc) {
-      black_king_squares.assign(64, false);
+      kings.black_king_squares.assign(64, false);
       for (const char* sq = argv[++i]; sq[0] && sq[1]; sq += 2)
-        black_king_squares[(7 - (sq[1] - '1')) * 8 + (sq[0] - 'a')] = true;
+        kings.black_king_squares[(7 - (sq[1] - '1')) * 8 + (sq[0] - 'a')] = true;
     } else if (arg == "--pocket" && i + 1 < argc) {
-      max_pocket = std::atoi(argv[++i]);
+      kings.black_pocket = std::atoi(argv[++i]);
+    } else if (arg == "--white-pocket" && i + 1 < argc) {
+      kings.white_pocket = std::atoi(argv[++i]);
+    } else if (arg == "--place-kings") {
+      place_kings = true;
     } else if (arg == "--cap" && i + 1 < argc) {
       cap = std::strtoull(argv[++i], nullptr, 10);
     } else {
@@ -438,8 +461,7 @@ int Run(int argc, char** argv) {
         std::fprintf(stderr, "not a skeleton: %s\n", fen.c_str());
         return 2;
       }
-      const std::vector<Placement> best =
-          LongestPlacements(*g, cap, max_pocket, black_king_squares);
+      const std::vector<Placement> best = LongestPlacements(*g, cap, kings);
       if (best.empty())
         std::printf("skeleton %s: no mate, or more than %zu positions\n", fen.c_str(), cap);
       for (int k = 0; k < placements && k < int(best.size()); ++k)
@@ -477,9 +499,15 @@ int Run(int argc, char** argv) {
     const Member& b = population[rng() % population.size()];
     const Member& parent = a.score.plies >= b.score.plies ? a : b;
     Genome child = Mutate(parent.genome, frozen, rng);
-    std::string fen = ToFen(child);
+    std::string fen = ToFen(place_kings ? WithoutKings(child) : child);
     if (!known.insert(fen).second) continue;
     ++evaluations;
+    if (place_kings) {
+      const std::vector<Placement> placed = LongestPlacements(child, cap, kings);
+      if (placed.empty()) continue;
+      fen = placed.front().fen;
+      child = *FromFen(fen);
+    }
     Score score = Evaluate(child, cap);
     if (score.plies < 0) continue;
     if (score.plies > best) {
