@@ -501,7 +501,9 @@ int Run(int argc, char** argv) {
     Genome child = Mutate(parent.genome, frozen, rng);
     std::string fen = ToFen(place_kings ? WithoutKings(child) : child);
     if (!known.insert(fen).second) continue;
-    ++evaluations;
+    if (++evaluations % 1000 == 0) {
+      std::fprintf(stderr, "%zu evaluations, best %d plies\n", evaluations, best);
+    }
     if (place_kings) {
       const std::vector<Placement> placed = LongestPlacements(child, cap, kings);
       if (placed.empty()) continue;
