@@ -275,12 +275,7 @@ Genome WithoutKings(Genome g) {
   return g;
 }
 
-// Every placement of the two kings on a skeleton, each scored by its own
-// search (capped like any candidate): a skeleton is judged by its best
-// placement, which mutations that move one king at a time may take long to
-// find. Black kings go only where they would be shut in a pocket of at most
-// `max_pocket` squares (or on `black_king_squares` when given): a free black
-// king makes the search explode and its mates come quickly.
+// One placement of the two kings on a skeleton, with its shortest helpmate.
 struct Placement {
   int plies;
   std::string fen;
@@ -328,6 +323,12 @@ struct KingRules {
   std::vector<bool> black_king_squares;  // when not empty, only these
 };
 
+// Every placement of the two kings on a skeleton that `rules` allow, each
+// scored by its own search (capped like any candidate), longest first: a
+// skeleton is judged by its best placement, which mutations that move one
+// king at a time may take long to find. Black kings go only into small
+// pockets because a free black king makes the search explode and is mated
+// quickly anyway.
 std::vector<Placement> LongestPlacements(const Genome& skeleton, size_t cap,
                                          const KingRules& rules) {
   const Genome bare = WithoutKings(skeleton);
@@ -440,8 +441,15 @@ int Run(int argc, char** argv) {
       placements = std::atoi(argv[++i]);
     } else if (arg == "--black-king" && i + 1 < argc) {
       kings.black_king_squares.assign(64, false);
-      for (const char* sq = argv[++i]; sq[0] && sq[1]; sq += 2)
-        kings.black_king_squares[(7 - (sq[1] - '1')) * 8 + (sq[0] - 'a')] = true;
+      const std::string_view squares = argv[++i];
+      for (size_t k = 0; k < squares.size(); k += 2) {
+        const char file = squares[k], rank = k + 1 < squares.size() ? squares[k + 1] : '?';
+        if (file < 'a' || file > 'h' || rank < '1' || rank > '8') {
+          std::fprintf(stderr, "--black-king: not a list of squares such as a5a6: %s\n", argv[i]);
+          return 2;
+        }
+        kings.black_king_squares[(7 - (rank - '1')) * 8 + (file - 'a')] = true;
+      }
     } else if (arg == "--pocket" && i + 1 < argc) {
       kings.black_pocket = std::atoi(argv[++i]);
     } else if (arg == "--white-pocket" && i + 1 < argc) {
