@@ -275,12 +275,6 @@ Genome WithoutKings(Genome g) {
   return g;
 }
 
-// One placement of the two kings on a skeleton, with its shortest helpmate.
-struct Placement {
-  int plies;
-  std::string fen;
-};
-
 // The squares a king of `color` ('w' or 'b') on `from` could walk to if
 // nothing but the men already there ever moved: not through men, nor
 // squares the other side's pawns attack.
@@ -316,6 +310,19 @@ int PocketSize(const Genome& g, int from, char color) {
   return size;
 }
 
+Score Evaluate(const Genome& g, size_t cap, std::string* line = nullptr) {
+  if (!PlausiblyLegal(g)) return {};
+  absl::StatusOr<Position> pos = Position::FromFen(ToFen(g));
+  if (!pos.ok()) return {};
+  return ShortestWhiteHelpmate(*pos, cap, line);
+}
+
+// One placement of the two kings on a skeleton, with its shortest helpmate.
+struct Placement {
+  Score score;
+  Genome genome;
+};
+
 // Where --placements and --place-kings may put the kings.
 struct KingRules {
   int black_pocket = 4;                  // a black king only where it is shut in this many squares
@@ -332,38 +339,33 @@ struct KingRules {
 std::vector<Placement> LongestPlacements(const Genome& skeleton, size_t cap,
                                          const KingRules& rules) {
   const Genome bare = WithoutKings(skeleton);
+  // Which squares each king may start on, worked out once per skeleton.
+  std::array<bool, 64> white_may{}, black_may{};
+  for (int i = 0; i < 64; ++i) {
+    if (bare.board[i] != '.') continue;
+    white_may[i] = PocketSize(bare, i, 'w') <= rules.white_pocket;
+    black_may[i] = rules.black_king_squares.empty() ? PocketSize(bare, i, 'b') <= rules.black_pocket
+                                                    : bool(rules.black_king_squares[i]);
+  }
   std::vector<Placement> placements;
   for (int white = 0; white < 64; ++white) {
+    if (!white_may[white]) continue;
     for (int black = 0; black < 64; ++black) {
-      if (bare.board[white] != '.' || bare.board[black] != '.') continue;
+      if (!black_may[black]) continue;
       if (std::abs(white % 8 - black % 8) <= 1 && std::abs(white / 8 - black / 8) <= 1) continue;
-      if (!rules.black_king_squares.empty() && !rules.black_king_squares[black]) continue;
-      if (rules.black_king_squares.empty() && PocketSize(bare, black, 'b') > rules.black_pocket)
-        continue;
-      if (PocketSize(bare, white, 'w') > rules.white_pocket) continue;
       for (char side : {'w', 'b'}) {
         Genome g = bare;
         g.board[white] = 'K';
         g.board[black] = 'k';
         g.side = side;
-        if (!PlausiblyLegal(g)) continue;
-        absl::StatusOr<Position> pos = Position::FromFen(ToFen(g));
-        if (!pos.ok()) continue;
-        const Score score = ShortestWhiteHelpmate(*pos, cap);
-        if (score.plies >= 0) placements.push_back({score.plies, ToFen(g)});
+        const Score score = Evaluate(g, cap);
+        if (score.plies >= 0) placements.push_back({score, g});
       }
     }
   }
   std::sort(placements.begin(), placements.end(),
-            [](const Placement& a, const Placement& b) { return a.plies > b.plies; });
+            [](const Placement& a, const Placement& b) { return a.score.plies > b.score.plies; });
   return placements;
-}
-
-Score Evaluate(const Genome& g, size_t cap, std::string* line = nullptr) {
-  if (!PlausiblyLegal(g)) return {};
-  absl::StatusOr<Position> pos = Position::FromFen(ToFen(g));
-  if (!pos.ok()) return {};
-  return ShortestWhiteHelpmate(*pos, cap, line);
 }
 
 // Squares the mutations leave alone (--frozen-files), so that a search can
@@ -473,7 +475,7 @@ int Run(int argc, char** argv) {
       if (best.empty())
         std::printf("skeleton %s: no mate, or more than %zu positions\n", fen.c_str(), cap);
       for (int k = 0; k < placements && k < int(best.size()); ++k)
-        std::printf("placement %d %s\n", best[k].plies, best[k].fen.c_str());
+        std::printf("placement %d %s\n", best[k].score.plies, ToFen(best[k].genome).c_str());
     }
     return 0;
   }
@@ -512,13 +514,16 @@ int Run(int argc, char** argv) {
     if (++evaluations % 1000 == 0) {
       std::fprintf(stderr, "%zu evaluations, best %d plies\n", evaluations, best);
     }
+    Score score;
     if (place_kings) {
       const std::vector<Placement> placed = LongestPlacements(child, cap, kings);
       if (placed.empty()) continue;
-      fen = placed.front().fen;
-      child = *FromFen(fen);
+      score = placed.front().score;
+      child = placed.front().genome;
+      fen = ToFen(child);
+    } else {
+      score = Evaluate(child, cap);
     }
-    Score score = Evaluate(child, cap);
     if (score.plies < 0) continue;
     if (score.plies > best) {
       best = score.plies;
