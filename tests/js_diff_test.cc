@@ -649,7 +649,7 @@ TEST(js_diff, RulesAgreeWithChessopsAndChessJs) {
 
   // ---- positions
   FenSet set;
-  std::mt19937_64 rng(20240917);
+  std::mt19937_64 rng(testing::DiffSeed(20240917));
   AddRandomPlay(rng, 25000, &set);
   AddConstructed(rng, 300, &set);
   for (const char* fen : kHandPicked) {

@@ -415,7 +415,8 @@ TEST(stockfish, PerftDivideMatchesOnRandomPositions) {
   ASSERT_NE(sf, nullptr) << error;
 
   Coverage cov;
-  const std::vector<Sample> samples = GenerateSamples(20240601, 1000, 1000, 1000, &cov);
+  const std::vector<Sample> samples =
+      GenerateSamples(testing::DiffSeed(20240601), 1000, 1000, 1000, &cov);
   std::printf(
       "%d positions (%d Chess960): %d in check, %d with e.p., %d with castling (%d Chess960), "
       "%d with promotions\n",

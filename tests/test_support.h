@@ -47,6 +47,19 @@ inline std::string FindProgram(const std::string& name) {
   return {};
 }
 
+// The seed of a randomised differential test: `fixed` unless
+// $ARBITER_DIFF_SEED is set, so that CI always compares the same sample
+// while a developer can sweep others by hand, e.g.
+//   for s in $(seq 1 100); do ARBITER_DIFF_SEED=$s build/tests/stockfish_diff_test; done
+// The seed in use is printed, so that a failure names its sample.
+inline uint64_t DiffSeed(uint64_t fixed) {
+  const char* env = std::getenv("ARBITER_DIFF_SEED");
+  const uint64_t seed = env && *env ? std::strtoull(env, nullptr, 10) : fixed;
+  std::printf("random sample seed %llu%s\n", (unsigned long long)seed,
+              env && *env ? " (ARBITER_DIFF_SEED)" : "");
+  return seed;
+}
+
 // Parses a FEN the test knows to be valid; a bad one fails the test and
 // yields the start position so that the test can go on.
 inline Position FromFen(const std::string& fen) {
