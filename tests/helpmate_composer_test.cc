@@ -1,0 +1,93 @@
+// tools/helpmate_composer scores candidates with its own breadth-first
+// search over packed positions; these tests hold its answers to the
+// FEN-keyed search of test_support.h, which shares no code with it.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+#include "core/chess/notation.h"
+#include "tests/test_support.h"
+
+namespace arbiter {
+namespace {
+
+testing::CommandResult Composer(const std::string& args) {
+  return testing::RunCommand(std::string(ARBITER_BINARY_DIR) +
+                             "/tools/helpmate_composer --seconds 0 " + args + " 2>/dev/null");
+}
+
+// The line it prints for the 49-ply composition replays to mate in 49 plies.
+TEST(HelpmateComposer, PrintsAShortestLineThatMates) {
+  const std::string fen = "8/1p5p/1Pp5/k1P2p2/1pP2p2/KPp2p1P/2P2P1P/1B6 w - - 0 1";
+  const testing::CommandResult r = Composer("--line '" + fen + "'");
+  ASSERT_EQ(r.exit_code, 0);
+  const std::vector<std::string> lines = testing::Lines(r.out);
+  ASSERT_GE(lines.size(), 2u) << r.out;
+  EXPECT_EQ(lines[0].rfind("seed 49 ", 0), 0u) << lines[0];
+  ASSERT_EQ(lines[1].rfind("line ", 0), 0u) << lines[1];
+  Position pos = testing::FromFen(fen);
+  std::vector<Move> moves;
+  std::istringstream words(lines[1].substr(5));
+  for (std::string uci; words >> uci;) {
+    absl::StatusOr<Move> m = ParseUci(pos, uci);
+    ASSERT_TRUE(m.ok()) << uci << ": " << m.status();
+    moves.push_back(*m);
+    pos.DoMove(*m);
+  }
+  EXPECT_EQ(moves.size(), 49u);
+  testing::ExpectMatingLine(testing::FromFen(fen), kWhite, moves);
+}
+
+// A search that would pass its cap gives up: -1, not a guess.
+TEST(HelpmateComposer, GivesUpPastItsCap) {
+  const testing::CommandResult r =
+      Composer("--cap 50000 '8/1p5p/1Pp5/2P2p2/1pP2p2/KPp2p1P/2P2P1P/1B4k1 w - - 0 1'");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out.rfind("seed -1 ", 0), 0u) << r.out;
+}
+
+// On random positions behind pawn walls (double steps, e.p. captures and
+// promotions included) its length equals the independent search's.
+TEST(HelpmateComposer, AgreesWithTheFenKeyedSearch) {
+  std::mt19937 rng(testing::DiffSeed(20261126));
+  constexpr size_t kCap = 100000;
+  std::string args = "--cap " + std::to_string(kCap);
+  std::vector<std::string> fens;
+  while (fens.size() < 300) {
+    const std::string fen = testing::RandomWallFen(rng);
+    if (!Position::FromFen(fen).ok()) continue;
+    fens.push_back(fen);
+    args += " '" + fen + "'";
+  }
+  const testing::CommandResult r = Composer(args);
+  ASSERT_EQ(r.exit_code, 0);
+  int compared = 0, mates = 0;
+  for (const std::string& line : testing::Lines(r.out)) {
+    if (line.rfind("seed ", 0) != 0) continue;
+    std::istringstream words(line.substr(5));
+    int plies = 0;
+    size_t states = 0;
+    words >> plies >> states;
+    std::string fen;
+    std::getline(words >> std::ws, fen);
+    // -1 also stands for a position the composer's legality filter refuses,
+    // so only its lengths are compared.
+    if (plies < 0) continue;
+    const testing::Exhaustive reference =
+        testing::ShortestHelpmateByFen(testing::FromFen(fen), kWhite, 2 * kCap);
+    ASSERT_TRUE(reference.complete) << fen;
+    ASSERT_TRUE(reference.plies.has_value()) << fen;
+    EXPECT_EQ(plies, *reference.plies) << fen;
+    ++compared;
+    mates += plies > 0;
+  }
+  std::printf("compared %d lengths, %d of them mates\n", compared, mates);
+  EXPECT_GE(compared, 40) << r.out.substr(0, 2000);
+  EXPECT_GE(mates, 20);
+}
+
+}  // namespace
+}  // namespace arbiter
