@@ -149,41 +149,8 @@ inline Exhaustive ShortestHelpmateByFen(const Position& start, Color winner, siz
   return {std::nullopt, seen.size(), true};
 }
 
-// A random position behind a wall: locked pairs (a white pawn with a black
-// pawn directly in front) on most files, the rank of neighbouring pairs
-// differing by one so that they form chains rather than attack each other;
-// then kings and up to two other pieces on random empty squares. Illegal
-// results are skipped by the caller.
-inline std::string RandomWallFen(std::mt19937& rng) {
-  char board[8][8];
-  for (auto& rank : board)
-    for (char& c : rank) c = '.';
-  int rank = 2 + int(rng() % 3);  // white pawn of the first pair
-  for (int file = 0; file < 8; ++file) {
-    rank = std::clamp(rank + (rng() % 2 ? 1 : -1), 1, 5);
-    if (rng() % 6 == 0) {
-      ++file;  // a gap: the next pair is free to start anywhere
-      rank = 1 + int(rng() % 5);
-      continue;
-    }
-    board[rank][file] = 'P';
-    board[rank + 1][file] = 'p';
-  }
-  const char* extras = "BBbbNnRrQq";
-  std::string men = "Kk";
-  for (int n = int(rng() % 3); n > 0; --n) men += extras[rng() % 10];
-  for (char man : men) {
-    for (;;) {
-      int sq = int(rng() % 64);
-      if (board[sq / 8][sq % 8] != '.') continue;
-      board[sq / 8][sq % 8] = man;
-      break;
-    }
-  }
-  std::string flat;
-  for (const auto& rank : board) flat.append(rank, 8);
-  const std::string fen = FenPlacement(flat);
-  return fen + (rng() % 2 ? " w" : " b") + " - - 0 1";
-}
+// RandomWallFen (core/chess/random_placement.h) under the name the tests
+// have always used.
+using ::arbiter::RandomWallFen;
 
 }  // namespace arbiter::testing

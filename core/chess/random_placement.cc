@@ -1,5 +1,7 @@
 #include "core/chess/random_placement.h"
 
+#include <algorithm>
+
 namespace arbiter {
 
 std::string FenPlacement(std::string_view board) {
@@ -47,6 +49,38 @@ std::optional<Position> RandomPlacement(std::string_view men, Color side_to_move
     if (pos.ok()) return *pos;
   }
   return std::nullopt;
+}
+
+std::string RandomWallFen(std::mt19937& rng) {
+  char board[8][8];
+  for (auto& rank : board)
+    for (char& c : rank) c = '.';
+  int rank = 2 + int(rng() % 3);  // white pawn of the first pair
+  for (int file = 0; file < 8; ++file) {
+    rank = std::clamp(rank + (rng() % 2 ? 1 : -1), 1, 5);
+    if (rng() % 6 == 0) {
+      ++file;  // a gap: the next pair is free to start anywhere
+      rank = 1 + int(rng() % 5);
+      continue;
+    }
+    board[rank][file] = 'P';
+    board[rank + 1][file] = 'p';
+  }
+  const char* extras = "BBbbNnRrQq";
+  std::string men = "Kk";
+  for (int n = int(rng() % 3); n > 0; --n) men += extras[rng() % 10];
+  for (char man : men) {
+    for (;;) {
+      int sq = int(rng() % 64);
+      if (board[sq / 8][sq % 8] != '.') continue;
+      board[sq / 8][sq % 8] = man;
+      break;
+    }
+  }
+  std::string flat;
+  for (const auto& rank : board) flat.append(rank, 8);
+  const std::string fen = FenPlacement(flat);
+  return fen + (rng() % 2 ? " w" : " b") + " - - 0 1";
 }
 
 }  // namespace arbiter

@@ -1,6 +1,7 @@
-// Random legal positions with given men, for differential tests,
-// benchmarks and warming tablebase files. Material is written as Syzygy
-// names tables: "KRPvKR" is White's K+R+P against Black's K+R.
+// Random positions for differential tests, benchmarks, warming tablebase
+// files and developer tools: legal positions with given men (material
+// written as Syzygy names tables: "KRPvKR" is White's K+R+P against
+// Black's K+R), and positions behind locked pawn walls.
 #pragma once
 
 #include <optional>
@@ -23,5 +24,13 @@ std::optional<Position> RandomPlacement(std::string_view men, Color side_to_move
 // FEN field 1 for a board of 64 characters, a1 first, '.' for an empty
 // square and FEN letters for men.
 std::string FenPlacement(std::string_view board);
+
+// A random position behind a wall: locked pairs (a white pawn with a black
+// pawn directly in front) on most files, the rank of neighbouring pairs
+// differing by one so that they form chains rather than attack each other;
+// then kings and up to two other pieces on random empty squares. The FEN
+// may be illegal (a king in check, adjacent kings): callers parse it and
+// skip those. Tests and developer tools draw their locked positions here.
+std::string RandomWallFen(std::mt19937& rng);
 
 }  // namespace arbiter

@@ -1,6 +1,6 @@
-// tools/helpmate_composer scores candidates with its own breadth-first
-// search over packed positions; these tests hold its answers to the
-// FEN-keyed search of test_support.h, which shares no code with it.
+// The developer tools in tools/, run as built. Both stand on the packed
+// breadth-first search of tools/packed_search.h, which these tests hold to
+// the FEN-keyed search of test_support.h (the two share no code).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -14,9 +14,13 @@
 namespace arbiter {
 namespace {
 
+testing::CommandResult Tool(const std::string& name, const std::string& args) {
+  return testing::RunCommand(std::string(ARBITER_BINARY_DIR) + "/tools/" + name + " " + args +
+                             " 2>/dev/null");
+}
+
 testing::CommandResult Composer(const std::string& args) {
-  return testing::RunCommand(std::string(ARBITER_BINARY_DIR) +
-                             "/tools/helpmate_composer --seconds 0 " + args + " 2>/dev/null");
+  return Tool("helpmate_composer", "--seconds 0 " + args);
 }
 
 // The line it prints for the 49-ply composition replays to mate in 49 plies.
@@ -87,6 +91,17 @@ TEST(HelpmateComposer, AgreesWithTheFenKeyedSearch) {
   std::printf("compared %d lengths, %d of them mates\n", compared, mates);
   EXPECT_GE(compared, 40) << r.out.substr(0, 2000);
   EXPECT_GE(mates, 20);
+}
+
+// The sweep confirms the analysis's "no" answers on a small sample; its
+// exit code would be 1 on a mate the analysis denied.
+TEST(MateAbilitySweep, ConfirmsTheAnswersNoOnASmallSample) {
+  const testing::CommandResult r = Tool("mate_ability_sweep", "--seed 2 --positions 60");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_PRED_FORMAT2(testing::Contains, r.out, "seed 2: 60 positions, ");
+  EXPECT_PRED_FORMAT2(testing::Contains, r.out, ", 0 disagreements\n");
+  EXPECT_PRED_FORMAT2(testing::Contains, r.out, "\n  confirmed ");  // some "no" was searched
+  EXPECT_EQ(Tool("mate_ability_sweep", "--bad").exit_code, 2);
 }
 
 }  // namespace
