@@ -4,7 +4,6 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "core/chess/movegen.h"
@@ -15,13 +14,13 @@ namespace arbiter::tools {
 namespace {
 
 // A position as the breadth-first search stores it: a FEN letter code per
-// square (4 bits each), the side to move, the castling rights and the e.p.
-// square. 40 bytes where a Position with its undo stack takes more than a
-// kilobyte, which is what lets one search hold a hundred million positions.
+// square (4 bits each), the side to move and the e.p. square. 40 bytes
+// where a Position with its undo stack takes more than a kilobyte, which is
+// what lets one search hold a hundred million positions. No castling
+// rights: the tools' positions have none (ShortestHelpmate refuses others).
 struct Packed {
   std::array<uint64_t, 4> squares{};
   uint8_t side = 0;
-  uint8_t castling = 0;
   uint8_t ep = 0xFF;
 };
 
@@ -35,7 +34,6 @@ Packed Pack(const Position& pos) {
     p.squares[s / 16] |= code << (4 * (s % 16));
   }
   p.side = pos.side_to_move() == kWhite ? 0 : 1;
-  p.castling = pos.castling_rights();
   if (pos.ep_square() != kNoSquare) p.ep = uint8_t(pos.ep_square());
   return p;
 }
@@ -44,12 +42,7 @@ Position Unpack(const Packed& p) {
   std::string a1_first(64, '.');
   for (int s = 0; s < 64; ++s)
     a1_first[s] = kPackedLetters[(p.squares[s / 16] >> (4 * (s % 16))) & 15];
-  std::string fen = FenPlacement(a1_first) + (p.side ? " b " : " w ");
-  for (const auto& [right, letter] : {std::pair{kWhiteOO, 'K'}, std::pair{kWhiteOOO, 'Q'},
-                                      std::pair{kBlackOO, 'k'}, std::pair{kBlackOOO, 'q'}})
-    if (p.castling & right) fen += letter;
-  if (p.castling == 0) fen += '-';
-  fen += ' ';
+  std::string fen = FenPlacement(a1_first) + (p.side ? " b - " : " w - ");
   if (p.ep == 0xFF) {
     fen += '-';
   } else {
@@ -107,9 +100,7 @@ class KeySet {
 // finding in each earlier layer a position with a move to the one after it.
 HelpmateSearch ShortestHelpmate(const Position& start, Color winner, size_t cap,
                                 std::string* line) {
-  // Packed positions carry castling rights as KQkq letters, which cannot
-  // name Chess960's rooks.
-  if (start.chess960() && start.castling_rights() != 0) return {-1, false, 0};
+  if (start.castling_rights() != 0) return {-1, false, 0};  // see Packed
   KeySet seen(std::min<size_t>(cap, 1 << 20));
   seen.Insert(start.key());
   std::vector<std::vector<Packed>> layers;
