@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/chess/movegen.h"
@@ -147,8 +148,13 @@ HelpmateSearch ShortestHelpmate(const Position& start, Color winner, size_t cap,
       }
       if (seen.size() > cap) return {-1, false, seen.size()};
     }
-    if (line) layers.push_back(frontier);
-    frontier.swap(next);
+    if (line) {
+      layers.push_back(std::move(frontier));  // kept for the walk back, not copied
+      frontier = std::move(next);
+      next = {};
+    } else {
+      frontier.swap(next);
+    }
   }
   return {-1, true, seen.size()};
 }
