@@ -197,27 +197,27 @@ TEST(MateAbility, ComposedOnlyMateTwentyFiveMovesAway) {
   ExpectOnlyMateFound(FromFen("8/1p5p/1Pp5/k1P2p2/1pP2p2/KPp2p1P/2P2P1P/1B6 w - - 0 1"), 49);
 }
 
-// The farthest only-mate so far: 58 plies (29 moves each), the 49 above
-// turned upside down with the colours swapped, so that Black walks: the black
-// king leaves its cage past its bishop (Ka7, Ka8, Ba7, Kb8), walks the eighth
-// rank while the h-pawns step down out of its way to h4 and h3, comes down
-// the h-file and round by g4, f3 and g2 to take h2, and steps to g1. Only
-// then can Black promote (h2, h1=Q); the new queen gives itself up on e7
-// (Qe4, Qe7) so that White's f-pawn takes it and promotes (fxe7, e8=Q);
-// meanwhile Black walks Kh1 and blocks h2 with its last pawn, and Qe2, Qf1
-// mate. Every move of Black's is needed and White only waits, so the length
-// is Black's 29 moves. Its legality mirrors the 49's: Black's 8 pawns stand
-// on files that need 5 captures and 7 white men are gone; White's 8 need 4
-// and 6 black men are gone; c7, f7, h7, b2 and h2 are unmoved; the dark
-// bishop reached b8 by c5 and a7 before the pawns stood there; Black is in
-// check from b4-b5, White's last move. The analysis needs more than the
-// default budget (it answers "unknown" there, as it should), and the line it
-// gives is longer than the shortest (94 plies with this budget).
-TEST(MateAbility, ComposedOnlyMateTwentyNineMovesAway) {
+// The farthest only-mate so far: 61 plies (31 White moves), composed by
+// hand from the 49 above turned upside down with the colours swapped, so
+// that Black walks, and the king's cage of a composer find. White only waits
+// (its king is shut in on a1, a2 and b1 behind its own bishop), so the
+// length is the number of Black moves the mate needs, in turn: the black
+// king climbs out of its pocket (Ka6, Ka7, Ka8) past its bishop (Ba7), walks
+// the eighth rank (c6 and f6 guard the seventh) while the h-pawns step down
+// out of its way to h4 and h3, comes down the h-file and round by g4, f3 and
+// g2 to take h2, and steps aside. Only then can Black promote (h2, h1=Q);
+// the queen gives itself up where the f-pawn takes it and promotes (on e7
+// or g7), the king walks into the corner and the last h-pawn blocks h2, and
+// the new queen mates. Its legality: c7, f7, h7, b2, d2 and h2 are unmoved;
+// Black's other pawns need 5 captures (a-b, d-c-b, e-d, g-h) and 6 white men
+// are gone; White's need 3 (a-b, e-f, g-f) and 6 black men are gone; the
+// dark bishops are the original ones (White's never moved; Black's went f8,
+// e7, d6, c5, b6, a7 to b8 before the b-pawns arrived).
+TEST(MateAbility, ComposedOnlyMateThirtyOneMovesAway) {
   MateSearchOptions options;
-  options.node_budget = 4000000;
-  ExpectOnlyMateFound(FromFen("1b6/2p2p1p/kpP2P1p/1Pp2P2/K1p2P2/1pP5/1P5P/8 b - - 0 1"), 58,
-                      1000000, options, /*analysis_finds_shortest=*/false);
+  options.node_budget = 40000000;
+  ExpectOnlyMateFound(FromFen("1b6/2p2p1p/1pP2P1p/kp3P2/1p3P2/1P1p4/1P1P3P/1KB5 w - - 0 1"), 61,
+                      8000000, options, /*analysis_finds_shortest=*/false);
 }
 
 TEST(MateAbility, LabelledSet) {
