@@ -197,9 +197,11 @@ TEST(MateAbility, ComposedOnlyMateTwentyFiveMovesAway) {
   ExpectOnlyMateFound(FromFen("8/1p5p/1Pp5/k1P2p2/1pP2p2/KPp2p1P/2P2P1P/1B6 w - - 0 1"), 49);
 }
 
-// The farthest only-mate so far: 61 plies (31 White moves), composed by
-// hand from the 49 above turned upside down with the colours swapped, so
-// that Black walks, and the king's cage of a composer find. White only waits
+// The farthest only-mate so far: 61 plies (31 White moves). The 49 above
+// turned upside down with the colours swapped gives 58 plies with White
+// mating and Black walking; a deeper pocket for the black king (a5 to a8,
+// behind a column of black b-pawns) and a cage for the white king taken from
+// the same turn of another composer find give this one. White only waits
 // (its king is shut in on a1, a2 and b1 behind its own bishop), so the
 // length is the number of Black moves the mate needs, in turn: the black
 // king climbs out of its pocket (Ka6, Ka7, Ka8) past its bishop (Ba7), walks

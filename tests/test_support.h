@@ -122,25 +122,34 @@ struct Exhaustive {
   bool complete = false;
 };
 inline Exhaustive ShortestHelpmateByFen(const Position& start, Color winner, size_t max_states) {
-  auto placement = [](const Position& pos) {
+  auto key = [](const Position& pos) {
     const std::string fen = pos.Fen();
     size_t fields = 0, i = 0;
     while (i < fen.size() && !(fen[i] == ' ' && ++fields == 4)) ++i;
     return fen.substr(0, i);
   };
-  std::unordered_set<std::string> seen{placement(start)};
-  std::vector<Position> frontier{start}, next;
+  // The frontier is kept as FEN text too and each position rebuilt from it:
+  // a Position with its undo stack is too large to hold millions of.
+  std::unordered_set<std::string> seen{key(start)};
+  std::vector<std::string> frontier{key(start)}, next;
   for (int depth = 0; !frontier.empty(); ++depth) {
     next.clear();
-    for (Position& pos : frontier) {
-      MoveList moves(pos);
-      if (moves.empty() && pos.in_check() && pos.side_to_move() != winner) {
+    for (const std::string& fen : frontier) {
+      absl::StatusOr<Position> pos = Position::FromFen(fen + " 0 1");
+      if (!pos.ok()) {
+        ADD_FAILURE() << "FEN the search wrote cannot be read back: " << fen << ": "
+                      << pos.status();
+        return {};
+      }
+      MoveList moves(*pos);
+      if (moves.empty() && pos->in_check() && pos->side_to_move() != winner) {
         return {depth, seen.size(), true};
       }
       for (Move m : moves) {
-        pos.DoMove(m);
-        if (seen.insert(placement(pos)).second) next.push_back(pos);
-        pos.UndoMove(m);
+        pos->DoMove(m);
+        std::string child = key(*pos);
+        if (seen.insert(child).second) next.push_back(std::move(child));
+        pos->UndoMove(m);
       }
       if (seen.size() > max_states) return {std::nullopt, seen.size(), false};
     }
