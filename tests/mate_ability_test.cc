@@ -181,7 +181,7 @@ TEST(MateAbility, ComposedOnlyMateTwentyThreeMovesAway) {
   ExpectOnlyMateFound(pos, 45);
 }
 
-// The farthest only-mate found so far: 49 plies (25 White moves), found by
+// An only-mate 49 plies (25 White moves) away, found by
 // tools/helpmate_composer with the queenside of the position above kept
 // (--frozen-files abc). Black has nothing useful to do but shuffle Ka5-a6,
 // so the length is the number of White moves the mate needs, in turn: the
