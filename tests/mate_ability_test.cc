@@ -141,11 +141,9 @@ TEST(MateAbility, KingMarchThatFirstFreesASpareMove) {
 }
 
 // A composed position: the independent FEN-keyed search proves that
-// White's shortest mate is `plies` away, and the analysis must return a
-// line of exactly that length that mates.
-// The analysis must answer "yes" with a line that replays to mate; where
-// its breadth-first steps reach the mate (`analysis_finds_shortest`) that
-// line must be the shortest one too.
+// White's shortest mate is `plies` away, and the analysis must answer "yes"
+// with a line that mates: of exactly that length where it finds the
+// shortest (`analysis_finds_shortest`), else at least as long.
 void ExpectOnlyMateFound(const Position& pos, int plies, size_t max_states = 100000,
                          MateSearchOptions options = {}, bool analysis_finds_shortest = true) {
   testing::Exhaustive proof = ShortestHelpmateByFen(pos, kWhite, max_states);
