@@ -1,5 +1,6 @@
 // `arbiter analyze`: the rules verdict for one position (with optional moves
 // played from it) or for a file of FENs, one JSON line each.
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -36,6 +37,7 @@ std::string Text(const Position& pos, const Assessment& a) {
   std::string out = absl::StrCat("Position: ", pos.Fen(), "\nStatus:   ", ToString(a.status));
   if (a.status != GameStatus::kOngoing) absl::StrAppend(&out, " (FIDE ", ArticleOf(a.status), ")");
   for (Color c : {kWhite, kBlack}) {
+    if (a.only_side && *a.only_side != c) continue;
     const MateAbility& m = c == kWhite ? a.white : a.black;
     absl::StrAppend(&out, "\n", c == kWhite ? "White" : "Black", " can mate: ", ToString(m.answer));
     if (!m.proof.empty()) absl::StrAppend(&out, " (proof: ", m.proof, ")");
@@ -103,8 +105,10 @@ std::string Render(const PositionAnalysis& a, bool json) {
 
 // Embedded, or through a coordinator, under either rules: the same
 // question, the same rendered answer.
+// `only_side`: only that side's mate ability (chess; Chess 99 ignores it).
 using Analyzer = std::function<absl::StatusOr<std::string>(
-    const std::string& fen, bool chess960, const std::vector<std::string>& moves, bool json)>;
+    const std::string& fen, bool chess960, const std::vector<std::string>& moves,
+    std::optional<Color> only_side, bool json)>;
 
 // Renders what `analyze` found, or passes its error on.
 template <typename Analysis, typename RenderFn>
@@ -117,7 +121,41 @@ std::string RenderChess99(const Chess99Report& r, bool json) {
   return json ? Chess99ReportJson(r) + "\n" : Chess99ReportText(r);
 }
 
-int RunBatch(const std::string& path, bool chess960, const Analyzer& analyze) {
+// One line of a batch file: a FEN of 6, 4 or 2 fields (placement and side
+// to move only, as CHA and EPD-like suites write them; no castling rights
+// and no e.p. square are then assumed), optionally followed by the word
+// `white` or `black`: CHA's query "can this side mate?".
+struct BatchQuery {
+  std::string fen;
+  std::optional<Color> only_side;
+};
+
+BatchQuery ParseBatchLine(std::string_view line) {
+  std::vector<std::string_view> words;
+  for (size_t i = 0; i < line.size();) {
+    const size_t start = line.find_first_not_of(" \t", i);
+    if (start == std::string_view::npos) break;
+    size_t end = line.find_first_of(" \t", start);
+    if (end == std::string_view::npos) end = line.size();
+    words.push_back(line.substr(start, end - start));
+    i = end;
+  }
+  BatchQuery q;
+  if (words.size() > 1 && (words.back() == "white" || words.back() == "black")) {
+    q.only_side = words.back() == "white" ? kWhite : kBlack;
+    words.pop_back();
+  }
+  for (std::string_view w : words) {
+    if (!q.fen.empty()) q.fen += ' ';
+    q.fen += w;
+  }
+  if (words.size() == 2) q.fen += " - -";
+  return q;
+}
+
+// With `timing`, each record also carries "microseconds": the wall time of
+// its analysis (for side-by-side benchmarks against peers that print theirs).
+int RunBatch(const std::string& path, bool chess960, bool timing, const Analyzer& analyze) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
@@ -132,7 +170,19 @@ int RunBatch(const std::string& path, bool chess960, const Analyzer& analyze) {
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    absl::StatusOr<std::string> out = analyze(line, chess960, {}, /*json=*/true);
+    const BatchQuery query = ParseBatchLine(line);
+    const auto start = std::chrono::steady_clock::now();
+    absl::StatusOr<std::string> out =
+        analyze(query.fen, chess960, {}, query.only_side, /*json=*/true);
+    if (out.ok() && timing) {
+      const auto spent = std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::steady_clock::now() - start);
+      // The record is one JSON object and a newline: the field goes before
+      // its closing brace.
+      const size_t brace = out->rfind('}');
+      if (brace != std::string::npos)
+        out->insert(brace, absl::StrCat(", \"microseconds\": ", spent.count()));
+    }
     if (out.ok()) {
       std::fputs(out->c_str(), stdout);
     } else {
@@ -173,7 +223,7 @@ int RunAnalyze(const std::vector<std::string>& argv) {
       Args::Parse(rest,
                   {"fen", kRulesOption, kBudgetOption, kTableOption, kSyzygyOption, kTablesOption,
                    kCoordinatorOption, kTlsCaOption, kTokenFileOption},
-                  {"json", "chess960"});
+                  {"json", "chess960", "timing"});
   if (!args.ok()) return Fail(args.status());
   absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, {});
   if (!options.ok()) return Fail(options.status());
@@ -192,11 +242,12 @@ int RunAnalyze(const std::vector<std::string>& argv) {
     remote = *std::move(connected);
     const bool tablebase = TablebaseRequested(*args);
     analyze = [&, tablebase, chess99](const std::string& fen, bool chess960,
-                                      const std::vector<std::string>& moves, bool json) {
+                                      const std::vector<std::string>& moves,
+                                      std::optional<Color> only_side, bool json) {
       if (chess99)
         return Rendered(remote->AnalyzeChess99(fen, moves, *options),
                         [json](const Chess99Report& r) { return RenderChess99(r, json); });
-      return Rendered(remote->Analyze(fen, chess960, moves, *options, tablebase),
+      return Rendered(remote->Analyze(fen, chess960, moves, *options, tablebase, only_side),
                       [json](const PositionAnalysis& a) { return Render(a, json); });
     };
   } else {
@@ -205,11 +256,12 @@ int RunAnalyze(const std::vector<std::string>& argv) {
     if (!opened.ok()) return Fail(opened.status());
     tables = *std::move(opened);
     analyze = [&, chess99](const std::string& fen, bool chess960,
-                           const std::vector<std::string>& moves, bool json) {
+                           const std::vector<std::string>& moves, std::optional<Color> only_side,
+                           bool json) {
       if (chess99)
         return Rendered(AnalyzeChess99Position(fen, moves, int64_t(options->node_budget)),
                         [json](const Chess99Report& r) { return RenderChess99(r, json); });
-      return Rendered(AnalyzePosition(fen, chess960, moves, *options, tables.get()),
+      return Rendered(AnalyzePosition(fen, chess960, moves, *options, tables.get(), only_side),
                       [json](const PositionAnalysis& a) { return Render(a, json); });
     };
   }
@@ -218,13 +270,13 @@ int RunAnalyze(const std::vector<std::string>& argv) {
     if (args->positional().size() > 1 || args->Has("fen") || !moves.empty())
       return Fail(absl::InvalidArgumentError(
           "batch mode takes one FILE (or - for stdin) and no --fen/--moves"));
-    const int code = RunBatch(args->positional()[0], chess960, analyze);
+    const int code = RunBatch(args->positional()[0], chess960, args->Has("timing"), analyze);
     WarnAboutTables("analyze");
     return code;
   }
   if (!args->Has("fen"))
     return Fail(absl::InvalidArgumentError("--fen FEN is required (or a FILE of FENs)"));
-  absl::StatusOr<std::string> out = analyze(args->Get("fen"), chess960, moves, args->Has("json"));
+  absl::StatusOr<std::string> out = analyze(args->Get("fen"), chess960, moves, std::nullopt, args->Has("json"));
   if (!out.ok()) return Fail(out.status());
   std::fputs(out->c_str(), stdout);
   WarnAboutTables("analyze");

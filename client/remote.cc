@@ -74,11 +74,13 @@ absl::StatusOr<v1::Assessment> RemoteArbiter::Ask(v1::AnalyzeRequest& request) {
 absl::StatusOr<PositionAnalysis> RemoteArbiter::Analyze(const std::string& fen, bool chess960,
                                                         const std::vector<std::string>& moves,
                                                         const MateSearchOptions& options,
-                                                        bool tablebase) {
+                                                        bool tablebase,
+                                                        std::optional<Color> only_side) {
   v1::AnalyzeRequest request;
   request.set_fen(fen);
   for (const std::string& m : moves) request.add_moves(m);
   request.set_chess960(chess960);
+  request.set_side(wire::SideToProto(only_side));
   *request.mutable_options() = wire::ToProto(options, tablebase);
   absl::StatusOr<v1::Assessment> reply = Ask(request);
   if (!reply.ok()) return reply.status();

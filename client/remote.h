@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,10 +56,12 @@ class RemoteArbiter {
   static absl::StatusOr<std::unique_ptr<RemoteArbiter>> Connect(const Args& args);
   ~RemoteArbiter();
 
-  // `tablebase`: the workers probe their own Syzygy tables.
+  // `tablebase`: the workers probe their own Syzygy tables. `only_side`:
+  // AnalyzePosition's.
   absl::StatusOr<PositionAnalysis> Analyze(const std::string& fen, bool chess960,
                                            const std::vector<std::string>& moves,
-                                           const MateSearchOptions& options, bool tablebase);
+                                           const MateSearchOptions& options, bool tablebase,
+                                           std::optional<Color> only_side = std::nullopt);
   // `analyze --rules chess99`: `fen` in FEN-9, moves in Chess 99 notation.
   absl::StatusOr<Chess99Report> AnalyzeChess99(const std::string& fen,
                                                const std::vector<std::string>& moves,

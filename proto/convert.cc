@@ -342,8 +342,9 @@ v1::Assessment ToProto(const PositionAnalysis& a) {
   out.set_fen(pos.Fen());
   out.set_chess960(pos.chess960());
   out.set_status(ToProto(a.assessment.status));
-  ToProto(pos, a.assessment.white, out.mutable_white());
-  ToProto(pos, a.assessment.black, out.mutable_black());
+  if (a.assessment.only_side) out.set_only_side(ToProto(*a.assessment.only_side));
+  if (a.assessment.only_side != kBlack) ToProto(pos, a.assessment.white, out.mutable_white());
+  if (a.assessment.only_side != kWhite) ToProto(pos, a.assessment.black, out.mutable_black());
   if (a.assessment.dead) out.set_dead(*a.assessment.dead);
   v1::DrawClaims* c = out.mutable_claims();
   c->set_threefold_now(a.assessment.claims.threefold_now);
@@ -365,6 +366,11 @@ absl::StatusOr<PositionAnalysis> FromProto(const v1::Assessment& a) {
   if (!black.ok()) return black.status();
   out.assessment.white = *std::move(white);
   out.assessment.black = *std::move(black);
+  if (a.only_side() != v1::COLOR_UNSPECIFIED) {
+    absl::StatusOr<Color> side = FromProto(a.only_side());
+    if (!side.ok()) return side.status();
+    out.assessment.only_side = *side;
+  }
   out.assessment.dead = Optional(a.has_dead(), a.dead());
   out.assessment.claims.threefold_now = a.claims().threefold_now();
   out.assessment.claims.fifty_now = a.claims().fifty_now();
@@ -501,6 +507,16 @@ v1::SearchOptions ToProto(const MateSearchOptions& o, bool tablebase) {
   out.set_table_mb(uint32_t(o.table_bytes >> 20));
   out.set_tablebase(tablebase);
   return out;
+}
+
+v1::Color SideToProto(std::optional<Color> side) {
+  return side ? ToProto(*side) : v1::COLOR_UNSPECIFIED;
+}
+
+std::optional<Color> SideFromProto(v1::Color side) {
+  if (side == v1::COLOR_WHITE) return kWhite;
+  if (side == v1::COLOR_BLACK) return kBlack;
+  return std::nullopt;
 }
 
 }  // namespace arbiter::wire

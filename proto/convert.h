@@ -5,6 +5,8 @@
 // position they are played from.
 #pragma once
 
+#include <optional>
+
 #include "absl/status/statusor.h"
 #include "arbiter/v1/arbiter.pb.h"
 #include "arbiter/v1/verdict.pb.h"
@@ -42,5 +44,10 @@ PgnReaderOptions ReaderOptionsFor(const v1::SearchOptions& options);
 v1::GameRecord RecordFromPgn(const std::string& pgn, int64_t index,
                              const v1::SearchOptions& options);
 v1::SearchOptions ToProto(const MateSearchOptions& options, bool tablebase);
+
+// The side an analysis is restricted to (AnalyzeRequest.side): unspecified
+// means both.
+v1::Color SideToProto(std::optional<Color> side);
+std::optional<Color> SideFromProto(v1::Color side);
 
 }  // namespace arbiter::wire

@@ -34,7 +34,7 @@ TEST(Fortress, NeverDeniesAMateThatSearchFinds) {
       std::vector<Move> line;
       GuidedMateSearch guided(side, 3000, 1 << 20);
       EXPECT_FALSE(guided.Find(work, 60, &line)) << "guided search found a mate";
-      ReachabilityResult r = ExploreReachable(*pos, side, 20000);
+      ReachabilityResult r = ExploreReachable(*pos, side, 20000, StaticCuts::kMaterialOnly);
       EXPECT_NE(r.outcome, ReachabilityResult::kMateFound) << "exploration found a mate";
       if (r.outcome == ReachabilityResult::kNoMate) ++exhaustive_confirmed;
     }
@@ -62,6 +62,29 @@ TEST(Fortress, LabelledWalls) {
   EXPECT_FALSE(FortressDeniesMate(FromFen("8/8/1k6/2p1p1p1/2P1P1P1/8/3K4/8 w - - 0 1"), kWhite));
   // No pawns: nothing static to build on.
   EXPECT_FALSE(FortressDeniesMate(FromFen("8/8/1k6/8/8/8/3K4/8 w - - 0 1"), kWhite));
+}
+
+// Walls that are fortresses without an e.p. square and open with one: the
+// capture en passant lands on an empty square no flood covers (a line of
+// CHA's test vector, and one written to break the same precondition).
+TEST(Fortress, AnEnPassantSquareOpensTheWall) {
+  for (const char* placement :
+       {"4k3/8/8/p1p1p3/P1P1Pp1p/1B3P1P/8/4K3 b", "8/2b1k3/7p/p1p1p1pP/PpP1P1P1/1P1BK3/8/8 b"}) {
+    SCOPED_TRACE(placement);
+    const Position closed = FromFen(std::string(placement) + " - - 0 1");
+    const std::string ep = std::string(placement).find("Pp1p") != std::string::npos ? "e3" : "a3";
+    const Position open = FromFen(std::string(placement) + " - " + ep + " 0 1");
+    ASSERT_NE(open.ep_square(), kNoSquare);
+    for (Color side : {kWhite, kBlack}) {
+      EXPECT_TRUE(FortressDeniesMate(closed, side));
+      EXPECT_FALSE(FortressDeniesMate(open, side));
+      // The exploration that does not use the proof agrees on both.
+      EXPECT_EQ(ExploreReachable(closed, side, 200000, StaticCuts::kMaterialOnly).outcome,
+                ReachabilityResult::kNoMate);
+      EXPECT_EQ(ExploreReachable(open, side, 200000, StaticCuts::kMaterialOnly).outcome,
+                ReachabilityResult::kMateFound);
+    }
+  }
 }
 
 }  // namespace

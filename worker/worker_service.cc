@@ -150,7 +150,8 @@ grpc::Status WorkerService::Analyze(grpc::ServerContext*, const v1::AnalyzeReque
   }
   absl::StatusOr<PositionAnalysis> a =
       AnalyzePosition(request->fen(), request->chess960(),
-                      {request->moves().begin(), request->moves().end()}, options, options.syzygy);
+                      {request->moves().begin(), request->moves().end()}, options, options.syzygy,
+                      wire::SideFromProto(request->side()));
   if (!a.ok()) return failures_.Increment(), Invalid(a.status());
   *out = wire::ToProto(*a);
   analysis_seconds_.Observe(SecondsSince(start));

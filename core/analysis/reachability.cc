@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/container/flat_hash_set.h"
+#include "core/analysis/fortress.h"
 #include "core/analysis/material.h"
 #include "core/chess/movegen.h"
 
@@ -38,9 +39,18 @@ Packed Pack(const Position& pos) {
   return p;
 }
 
+// Positions from which no mate by `winner` can follow, by a static proof:
+// such a position is a leaf of the exploration (lines that lock the pawns
+// or shed the last mating material are cut there).
+bool StaticallyDenied(const Position& pos, Color winner, StaticCuts cuts) {
+  return HasInsufficientMaterial(pos, winner) ||
+         (cuts == StaticCuts::kMaterialAndFortress && FortressDeniesMate(pos, winner));
+}
+
 }  // namespace
 
-ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_t max_positions) {
+ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_t max_positions,
+                                    StaticCuts cuts) {
   ReachabilityResult result;
   Position pos = start;
   // Open addressing: a node-based set would allocate for every position.
@@ -59,7 +69,7 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
     // Returns true when the current position must be expanded.
     if (!seen.insert(Pack(pos)).second) return false;
     ++result.positions;
-    if (HasInsufficientMaterial(pos, winner)) return false;
+    if (StaticallyDenied(pos, winner, cuts)) return false;
     MoveList moves(pos);
     if (moves.size() > 1) result.only_forced_moves = false;
     if (moves.empty()) return false;  // mate (checked by the caller) or stalemate
@@ -95,7 +105,7 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
 }
 
 ReachabilityResult ShortestReachableMate(const Position& start, Color winner,
-                                         uint64_t max_positions) {
+                                         uint64_t max_positions, StaticCuts cuts) {
   ReachabilityResult result;
   // Every position reached, as the move that reached it from its parent.
   struct Node {
@@ -136,7 +146,7 @@ ReachabilityResult ShortestReachableMate(const Position& start, Color winner,
     next.clear();
     for (uint32_t index : frontier) {
       go_to(index);
-      if (HasInsufficientMaterial(pos, winner)) continue;
+      if (StaticallyDenied(pos, winner, cuts)) continue;
       MoveList moves(pos);
       if (moves.size() > 1) result.only_forced_moves = false;
       for (Move m : moves) {

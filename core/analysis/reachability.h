@@ -22,10 +22,17 @@ struct ReachabilityResult {
   const char* proof() const { return only_forced_moves ? "forced_line" : "exhaustive_search"; }
 };
 
-// Explores at most `max_positions` distinct positions. Positions where
-// `winner` has insufficient material are not expanded (insufficiency is
-// permanent). Depth-first, so the mating line found is not the shortest.
-ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_t max_positions);
+// Which positions the explorations leave unexpanded, because no mate by
+// `winner` can follow them: those where `winner` lacks mating material, and
+// by default also those the pawn-wall fortress proof (fortress.h) settles.
+// kMaterialOnly is for tests that hold the fortress proof to an exploration
+// that does not use it.
+enum class StaticCuts { kMaterialAndFortress, kMaterialOnly };
+
+// Explores at most `max_positions` distinct positions, depth-first, so the
+// mating line found is not the shortest.
+ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_t max_positions,
+                                    StaticCuts cuts = StaticCuts::kMaterialAndFortress);
 
 // The same exploration breadth-first, so that a mating line found is a
 // shortest one. Depth-first lines wander through the reachable set and can
@@ -34,7 +41,8 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
 // the move from it, and rebuilt from the one expanded before it (undo to
 // their common ancestor, replay the rest): a few dozen bytes per position.
 ReachabilityResult ShortestReachableMate(const Position& start, Color winner,
-                                         uint64_t max_positions);
+                                         uint64_t max_positions,
+                                         StaticCuts cuts = StaticCuts::kMaterialAndFortress);
 
 // Follows the game while each position has exactly one legal move. True when
 // that forced line ends where `winner` cannot mate (insufficient material,

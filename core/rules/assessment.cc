@@ -57,9 +57,9 @@ GameStatus Ending(Game& game, size_t legal_moves, const MateAbility& white,
 }
 
 // Pawns that can never move again unless something is captured: each is
-// blocked by a pawn and attacks no enemy piece.
+// blocked by a pawn, attacks no enemy piece, and none may take en passant.
 bool AllPawnsLocked(const Position& pos) {
-  if (!AllPawnsBlocked(pos)) return false;
+  if (!AllPawnsBlocked(pos) || pos.ep_square() != kNoSquare) return false;
   return !(PawnAttacksBB(kWhite, pos.pieces(kWhite, kPawn)) & pos.pieces(kBlack)) &&
          !(PawnAttacksBB(kBlack, pos.pieces(kBlack, kPawn)) & pos.pieces(kWhite));
 }
@@ -141,11 +141,12 @@ GameStatus AutomaticEnding(Game& game, uint64_t closed_budget, bool retrograde) 
   return Ending(game, legal_moves, white, black);
 }
 
-Assessment Assess(Game& game, const MateSearchOptions& options) {
+Assessment Assess(Game& game, const MateSearchOptions& options, std::optional<Color> only_side) {
   const Position& pos = game.position();
   Assessment a;
-  a.white = AnalyzeMateAbility(pos, kWhite, options);
-  a.black = AnalyzeMateAbility(pos, kBlack, options);
+  a.only_side = only_side;
+  if (only_side != kBlack) a.white = AnalyzeMateAbility(pos, kWhite, options);
+  if (only_side != kWhite) a.black = AnalyzeMateAbility(pos, kBlack, options);
   a.status = Ending(game, MoveList(pos).size(), a.white, a.black);
   if (a.status == GameStatus::kCheckmate) {
     // The side that delivered mate evidently could: an empty line.

@@ -37,13 +37,18 @@ struct Assessment {
   // true when neither side can mate, false when one can, unset when unknown.
   std::optional<bool> dead;
   DrawClaims claims;  // empty once the game is over
+  // Set when only this side's mate ability was asked for; the other side's
+  // MateAbility is then left unknown and is not reported.
+  std::optional<Color> only_side;
 };
 
 // Checkmate and stalemate take precedence over the automatic draws of 9.6
 // (a mate on the 75th move stands); a dead position ends the game before a
 // repetition or move count could.
-// Both sides' mate ability is searched with `options`.
-Assessment Assess(Game& game, const MateSearchOptions& options = {});
+// Both sides' mate ability is searched with `options`, or only `only_side`'s
+// (as a flag-fall question asks: can the side with time left still mate?).
+Assessment Assess(Game& game, const MateSearchOptions& options = {},
+                  std::optional<Color> only_side = std::nullopt);
 
 // Cheaper form for replaying games, run after every move: only whether the
 // game has ended. Dead positions are found by material, by following a

@@ -8,7 +8,8 @@ namespace arbiter {
 absl::StatusOr<PositionAnalysis> AnalyzePosition(const std::string& fen, bool chess960,
                                                  const std::vector<std::string>& moves,
                                                  const MateSearchOptions& options,
-                                                 const SyzygyTablebase* tables) {
+                                                 const SyzygyTablebase* tables,
+                                                 std::optional<Color> only_side) {
   absl::StatusOr<Position> pos = Position::FromFen(fen, chess960);
   if (!pos.ok()) return pos.status();
   Game game(*pos);
@@ -24,7 +25,7 @@ absl::StatusOr<PositionAnalysis> AnalyzePosition(const std::string& fen, bool ch
   }
   MateSearchOptions with_tables = options;
   with_tables.syzygy = tables;  // a tablebase win proves "can mate"
-  PositionAnalysis out{game.position(), Assess(game, with_tables), std::nullopt};
+  PositionAnalysis out{game.position(), Assess(game, with_tables, only_side), std::nullopt};
   if (tables) out.tablebase = ProbeTablebase(*tables, game.position());
   return out;
 }

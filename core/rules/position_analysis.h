@@ -21,10 +21,12 @@ struct PositionAnalysis {
 };
 
 // INVALID_ARGUMENT for a bad FEN, an illegal move (its 1-based number is
-// named), or a move played after the game had ended.
+// named), or a move played after the game had ended. With `only_side`, only
+// that side's mate ability is searched (Assess).
 absl::StatusOr<PositionAnalysis> AnalyzePosition(const std::string& fen, bool chess960,
                                                  const std::vector<std::string>& moves,
                                                  const MateSearchOptions& options,
-                                                 const SyzygyTablebase* tables);
+                                                 const SyzygyTablebase* tables,
+                                                 std::optional<Color> only_side = std::nullopt);
 
 }  // namespace arbiter

@@ -61,8 +61,16 @@ std::string AssessmentJson(const Position& pos, const Assessment& a,
     o.AddNull("article");
   else
     o.Add("article", ArticleOf(a.status));
-  o.Add("white_can_mate", ToString(a.white.answer));
-  o.Add("black_can_mate", ToString(a.black.answer));
+  // A side that was not asked about is reported as null, not "unknown".
+  const bool white_asked = a.only_side != kBlack, black_asked = a.only_side != kWhite;
+  if (white_asked)
+    o.Add("white_can_mate", ToString(a.white.answer));
+  else
+    o.AddNull("white_can_mate");
+  if (black_asked)
+    o.Add("black_can_mate", ToString(a.black.answer));
+  else
+    o.AddNull("black_can_mate");
   if (a.dead.has_value())
     o.Add("dead", *a.dead);
   else
@@ -75,8 +83,14 @@ std::string AssessmentJson(const Position& pos, const Assessment& a,
   } else {
     o.AddNull("proof");
   }
-  o.AddRaw("white", MateAbilityJson(pos, a.white));
-  o.AddRaw("black", MateAbilityJson(pos, a.black));
+  if (white_asked)
+    o.AddRaw("white", MateAbilityJson(pos, a.white));
+  else
+    o.AddNull("white");
+  if (black_asked)
+    o.AddRaw("black", MateAbilityJson(pos, a.black));
+  else
+    o.AddNull("black");
   o.AddRaw("claims", ClaimsJson(pos, a.claims));
   if (tablebase) {
     if (tablebase->root)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <chrono>
 #include <climits>
 #include <filesystem>
 #include <system_error>
@@ -1200,7 +1201,15 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::Get(
   // One generation at a time (it uses both cores anyway); the cache lock is
   // only held for look-ups, so probes of cached tables never wait for it.
   std::lock_guard<std::mutex> lock(generate_mu_);
-  return GetLocked(canonical);
+  const size_t generated_before = tables_generated();
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> table = GetLocked(canonical);
+  if (tables_generated() != generated_before) {
+    const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start;
+    std::lock_guard<std::mutex> cache_lock(cache_mu_);
+    generation_seconds_ += spent.count();
+  }
+  return table;
 }
 
 absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::GetLocked(
@@ -1299,6 +1308,11 @@ size_t RetrogradeSolver::tables_loaded() const {
 size_t RetrogradeSolver::tables_generated() const {
   std::lock_guard<std::mutex> lock(cache_mu_);
   return generated_;
+}
+
+double RetrogradeSolver::generation_seconds() const {
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  return generation_seconds_;
 }
 
 absl::Status RetrogradeSolver::last_store_error() const {

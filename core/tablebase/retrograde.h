@@ -263,6 +263,8 @@ class RetrogradeSolver {
   // Tables read from the cache directory / generated, so far.
   size_t tables_loaded() const;
   size_t tables_generated() const;
+  // Wall time spent generating tables (sub-tables included), in seconds.
+  double generation_seconds() const;
   // The latest failure to save a generated table (OK if none).
   absl::Status last_store_error() const;
   // The latest cache file that could not be used (OK if none).
@@ -290,6 +292,7 @@ class RetrogradeSolver {
   mutable std::mutex cache_mu_;
   std::map<std::string, std::shared_ptr<const RetrogradeTable>> cache_;
   size_t loaded_ = 0, generated_ = 0;  // cache_mu_
+  double generation_seconds_ = 0;      // cache_mu_
   absl::Status last_store_error_;      // cache_mu_
   absl::Status last_load_error_;       // cache_mu_
 };
