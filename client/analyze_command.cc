@@ -276,7 +276,8 @@ int RunAnalyze(const std::vector<std::string>& argv) {
   }
   if (!args->Has("fen"))
     return Fail(absl::InvalidArgumentError("--fen FEN is required (or a FILE of FENs)"));
-  absl::StatusOr<std::string> out = analyze(args->Get("fen"), chess960, moves, std::nullopt, args->Has("json"));
+  absl::StatusOr<std::string> out =
+      analyze(args->Get("fen"), chess960, moves, std::nullopt, args->Has("json"));
   if (!out.ok()) return Fail(out.status());
   std::fputs(out->c_str(), stdout);
   WarnAboutTables("analyze");

@@ -71,9 +71,8 @@ inline void WarnAboutTables(const char* command) {
   const tablebase::RetrogradeSolver& solver = SharedRetrogradeSolver();
   std::fflush(stdout);  // after the records, when both streams go to one place
   const size_t made = solver.tables_generated();
-  const std::string cost =
-      absl::StrFormat("%zu retrograde table%s in %.1f s", made, made == 1 ? "" : "s",
-                      solver.generation_seconds());
+  const std::string cost = absl::StrFormat("%zu retrograde table%s in %.1f s", made,
+                                           made == 1 ? "" : "s", solver.generation_seconds());
   const absl::Status stored = solver.last_store_error();
   if (made > 0 && solver.cache_dir().empty()) {
     std::fprintf(stderr, "arbiter %s: generated %s, kept in memory for this run only\n", command,
@@ -83,7 +82,8 @@ inline void WarnAboutTables(const char* command) {
                  cost.c_str(), solver.cache_dir().c_str());
   }
   if (!stored.ok()) {
-    std::fprintf(stderr, "arbiter %s: warning: %s (generated %s, kept in memory for this run only)\n",
+    std::fprintf(stderr,
+                 "arbiter %s: warning: %s (generated %s, kept in memory for this run only)\n",
                  command, std::string(stored.message()).c_str(), cost.c_str());
   }
   if (absl::Status s = solver.last_load_error(); !s.ok()) {

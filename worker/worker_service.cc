@@ -148,10 +148,9 @@ grpc::Status WorkerService::Analyze(grpc::ServerContext*, const v1::AnalyzeReque
     analyses_.Increment();
     return grpc::Status::OK;
   }
-  absl::StatusOr<PositionAnalysis> a =
-      AnalyzePosition(request->fen(), request->chess960(),
-                      {request->moves().begin(), request->moves().end()}, options, options.syzygy,
-                      wire::SideFromProto(request->side()));
+  absl::StatusOr<PositionAnalysis> a = AnalyzePosition(
+      request->fen(), request->chess960(), {request->moves().begin(), request->moves().end()},
+      options, options.syzygy, wire::SideFromProto(request->side()));
   if (!a.ok()) return failures_.Increment(), Invalid(a.status());
   *out = wire::ToProto(*a);
   analysis_seconds_.Observe(SecondsSince(start));

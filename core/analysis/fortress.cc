@@ -24,8 +24,8 @@ Bitboard AttacksFrom(PieceType type, Bitboard region, Bitboard walls) {
   Bitboard attacked = 0;
   for (Bitboard r = region; r;) {
     const Square s = PopLsb(r);
-    attacked |= type == kNoPieceType ? QueenAttacks(s, walls) | KnightAttacks(s)
-                                     : Attacks(type, s, walls);
+    attacked |=
+        type == kNoPieceType ? QueenAttacks(s, walls) | KnightAttacks(s) : Attacks(type, s, walls);
   }
   return attacked;
 }
@@ -35,7 +35,8 @@ Bitboard AttacksFrom(PieceType type, Bitboard region, Bitboard walls) {
 Bitboard Flood(PieceType type, Bitboard start, Bitboard passable, Bitboard walls) {
   Bitboard region = start, frontier = start;
   while (frontier) {
-    const Bitboard next = type == kKing ? KingStepsOf(frontier) : AttacksFrom(type, frontier, walls);
+    const Bitboard next =
+        type == kKing ? KingStepsOf(frontier) : AttacksFrom(type, frontier, walls);
     frontier = next & passable & ~region;
     region |= frontier;
   }
@@ -104,7 +105,7 @@ class Wall {
                      (Forward(kWhite, pawns) & pos_.pieces(kBlack, kPawn));
     if (const Square ep = pos_.ep_square(); ep != kNoSquare) {
       const Color us = pos_.side_to_move();
-      fixed &= ~Forward(~us, SquareBB(ep));             // the pawn that moved
+      fixed &= ~Forward(~us, SquareBB(ep));                       // the pawn that moved
       fixed &= ~(PawnAttacks(~us, ep) & pos_.pieces(us, kPawn));  // its takers
     }
     return fixed;
@@ -191,8 +192,6 @@ bool AllPawnsBlocked(const Position& pos) {
          (Shift<-8>(pos.pieces(kBlack, kPawn)) & ~pawns) == 0;
 }
 
-bool FortressDeniesMate(const Position& pos, Color winner) {
-  return Wall(pos).DeniesMate(winner);
-}
+bool FortressDeniesMate(const Position& pos, Color winner) { return Wall(pos).DeniesMate(winner); }
 
 }  // namespace arbiter
