@@ -285,7 +285,7 @@ def side_answer(obj, side):
 
 
 if skip_arbiter != "1":
-    argv = [arbiter, "analyze", "--json"] + shlex.split(arbiter_args) + ["-"]
+    argv = [arbiter, "analyze", "--json", "--timing"] + shlex.split(arbiter_args) + ["-"]
     if arbiter_input == "side":
         asked = queries
         text = side_lines
