@@ -1,5 +1,8 @@
 #include "core/analysis/fortress.h"
 
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <vector>
 
 #include "core/chess/bitboard.h"
@@ -20,12 +23,12 @@ Bitboard LastRank(Color c) { return RankBB(c == kWhite ? 7 : 0); }
 // with `walls` blocking lines. kNoPieceType stands for a promoted piece:
 // queen and knight moves together cover every piece a pawn may become.
 Bitboard AttacksFrom(PieceType type, Bitboard region, Bitboard walls) {
-  if (type == kKing) return KingStepsOf(region) & ~region;
+  if (type == kKing) return KingStepsOf(region);
   Bitboard attacked = 0;
   for (Bitboard r = region; r;) {
     const Square s = PopLsb(r);
-    attacked |=
-        type == kNoPieceType ? QueenAttacks(s, walls) | KnightAttacks(s) : Attacks(type, s, walls);
+    attacked |= type == kNoPieceType ? QueenAttacks(s, walls) | KnightAttacks(s)
+                                     : Attacks(type, s, walls);
   }
   return attacked;
 }
@@ -35,30 +38,17 @@ Bitboard AttacksFrom(PieceType type, Bitboard region, Bitboard walls) {
 Bitboard Flood(PieceType type, Bitboard start, Bitboard passable, Bitboard walls) {
   Bitboard region = start, frontier = start;
   while (frontier) {
-    const Bitboard next =
-        type == kKing ? KingStepsOf(frontier) : AttacksFrom(type, frontier, walls);
+    const Bitboard next = type == kKing ? KingStepsOf(frontier) : AttacksFrom(type, frontier, walls);
     frontier = next & passable & ~region;
     region |= frontier;
   }
   return region;
 }
 
-// A man that is not fixed: where it may ever stand and what it may ever
-// attack. For a pawn, `region` holds its squares as a pawn and `promoted`
-// its squares as a promoted piece.
-struct Mover {
-  Square from;
-  Color color;
-  PieceType type;
-  Bitboard region = 0;
-  Bitboard promoted = 0;
-  Bitboard attacks = 0;
-};
-
-// Where a pawn of `c` on `from` may ever stand: pushes onto squares no wall
-// holds, captures onto `capturable` squares (where an enemy man may stand).
-// Single steps cover double pushes, and so the square an e.p. capture lands
-// on.
+// Where a free pawn of `c` on `from` may ever stand: pushes onto squares no
+// wall holds, captures onto `capturable` squares (where an enemy man may
+// stand). Single steps cover double pushes, and so the square an e.p.
+// capture lands on.
 Bitboard PawnFlood(Color c, Square from, Bitboard walls, Bitboard capturable) {
   Bitboard region = SquareBB(from), frontier = region;
   while (frontier) {
@@ -70,82 +60,148 @@ Bitboard PawnFlood(Color c, Square from, Bitboard walls, Bitboard capturable) {
   return region;
 }
 
+// One man and what the argument allows it. Pawns start "bound": confined
+// to their file, because they can never capture and never promote. A bound
+// pawn may still be "removable" (an enemy man may take it); it then stops
+// counting as an obstacle, but while it exists it stays on its file.
+struct Man {
+  Square from;
+  Color color;
+  PieceType type;
+  bool bound = false;      // pawns only
+  bool removable = false;  // bound pawns only
+  Bitboard region = 0;     // squares it may ever stand on (as a pawn, for pawns)
+  Bitboard promoted = 0;   // free pawns: squares as a promoted piece
+  Bitboard attacks = 0;    // squares it may ever attack
+};
+
 class Wall {
  public:
-  explicit Wall(const Position& pos) : pos_(pos) {}
+  explicit Wall(const Position& pos) : pos_(pos) {
+    for (Bitboard men = pos.pieces(); men;) {
+      const Square s = PopLsb(men);
+      const Piece p = pos.piece_on(s);
+      Man m{s, ColorOf(p), TypeOf(p)};
+      m.bound = m.type == kPawn;
+      men_.push_back(m);
+    }
+    // An e.p. capture possible now lands on an empty square that no region
+    // accounts for: the pawns that may make it are free from the start,
+    // and the pawn that just moved two squares may be taken.
+    if (const Square ep = pos.ep_square(); ep != kNoSquare) {
+      const Color us = pos.side_to_move();
+      const Bitboard takers = PawnAttacks(~us, ep) & pos.pieces(us, kPawn);
+      const Bitboard moved = Forward(~us, SquareBB(ep));
+      for (Man& m : men_) {
+        if (takers & SquareBB(m.from)) m.bound = false;
+        if (moved & SquareBB(m.from)) m.removable = true;
+      }
+    }
+  }
 
   bool DeniesMate(Color winner) {
-    fixed_ = InitialFixed();
-    if (!fixed_) return false;  // nothing permanent: no wall to argue from
     while (true) {
-      FloodMovers();
-      const Bitboard dislodged = Dislodged();
-      if (!dislodged) break;
-      fixed_ &= ~dislodged;
-      if (!fixed_) return false;
+      BoundRegions();
+      FreeRegions();
+      if (!Weaken()) break;
     }
     const Color loser = ~winner;
-    Bitboard loser_king = 0;
-    for (const Mover& m : movers_)
-      if (m.color == loser && m.type == kKing) loser_king = m.region;
-    if (PawnAttacksBB(winner, fixed_ & pos_.pieces(winner)) & loser_king) return false;
-    for (const Mover& m : movers_)
-      if (m.color == winner && m.type != kKing && (m.attacks & loser_king)) return false;
+    const Man& loser_king = King(loser);
+    const Bitboard kingdom = loser_king.region;
+    // A king already in check from a wall pawn is left to other methods.
+    if (PawnAttacksBB(winner, walls_ & pos_.pieces(winner)) & kingdom) return false;
+    Bitboard checks = 0;  // squares a winning man other than the king may attack
+    for (const Man& m : men_)
+      if (m.color == winner && m.type != kKing) checks |= m.attacks;
+    for (Bitboard targets = checks & kingdom; targets;) {
+      if (MateNetPossible(PopLsb(targets), winner, checks)) return false;
+    }
     return true;
   }
 
  private:
-  // Pawns with a pawn directly in front, but not those an e.p. capture
-  // involves right now: the pawn that just moved two squares, and the pawns
-  // that may take it (their capture lands on the empty e.p. square, which
-  // no flood accounts for).
-  Bitboard InitialFixed() const {
-    const Bitboard pawns = pos_.pieces(kPawn);
-    Bitboard fixed = (Forward(kBlack, pawns) & pos_.pieces(kWhite, kPawn)) |
-                     (Forward(kWhite, pawns) & pos_.pieces(kBlack, kPawn));
-    if (const Square ep = pos_.ep_square(); ep != kNoSquare) {
-      const Color us = pos_.side_to_move();
-      fixed &= ~Forward(~us, SquareBB(ep));                       // the pawn that moved
-      fixed &= ~(PawnAttacks(~us, ep) & pos_.pieces(us, kPawn));  // its takers
-    }
-    return fixed;
+  const Man& King(Color c) const {
+    for (const Man& m : men_)
+      if (m.type == kKing && m.color == c) return m;
+    return men_.front();  // unreachable: a position has both kings
   }
 
-  // Regions and attacks of every man not fixed, with the fixed pawns as
-  // walls. Pawns' captures depend on the enemy's regions, so their floods
-  // are repeated until nothing grows.
-  void FloodMovers() {
-    const Bitboard walls = fixed_;
-    movers_.clear();
-    for (Bitboard men = pos_.pieces() & ~fixed_; men;) {
-      const Square s = PopLsb(men);
-      movers_.push_back({s, ColorOf(pos_.piece_on(s)), TypeOf(pos_.piece_on(s))});
+  // Bound pawns move only along their file, and cannot pass a pawn on it
+  // that cannot be removed: an enemy one stops them before its square (it
+  // only comes closer), an own one below the highest square it may reach.
+  void BoundRegions() {
+    obstacles_ = 0;
+    for (const Man& m : men_)
+      if (m.bound && !m.removable) obstacles_ |= SquareBB(m.from);
+    // Front pawns first, so that an own pawn ahead already has its region.
+    std::vector<Man*> order;
+    for (Man& m : men_)
+      if (m.bound) order.push_back(&m);
+    std::sort(order.begin(), order.end(), [](const Man* a, const Man* b) {
+      return RelativeRank(a->color, a->from) > RelativeRank(b->color, b->from);
+    });
+    for (Man* m : order) {
+      const int step = m->color == kWhite ? 8 : -8;
+      Bitboard region = SquareBB(m->from);
+      for (int s = m->from + step; s >= 0 && s < 64; s += step) {
+        const Square sq = Square(s);
+        if (obstacles_ & SquareBB(sq)) {
+          const Man* ahead = BoundAt(sq);
+          if (ahead->color == m->color) region |= ahead->region & ~SquareBB(Top(*ahead));
+          break;
+        }
+        region |= SquareBB(sq);
+      }
+      m->region = region;
+      m->attacks = PawnAttacksBB(m->color, region & ~LastRank(m->color));
     }
-    for (Mover& m : movers_) {
+    walls_ = 0;
+    for (const Man& m : men_)
+      if (m.bound && !m.removable && m.region == SquareBB(m.from)) walls_ |= m.region;
+  }
+
+  // The square of a bound pawn's region farthest up its file.
+  static Square Top(const Man& m) {
+    return m.color == kWhite ? Square(63 - std::countl_zero(m.region)) : Lsb(m.region);
+  }
+
+  const Man* BoundAt(Square s) const {
+    for (const Man& m : men_)
+      if (m.bound && m.from == s) return &m;
+    return nullptr;
+  }
+
+  // Regions and attacks of every man that is not a bound pawn, with the
+  // walls as the only obstacles. Free pawns' captures depend on the
+  // enemy's regions, so their floods are repeated until nothing grows.
+  void FreeRegions() {
+    for (Man& m : men_) {
+      if (m.bound) continue;
       if (m.type == kPawn) {
         m.region = SquareBB(m.from);
+        m.promoted = 0;
         m.attacks = PawnAttacks(m.color, m.from);
       } else if (m.type == kKing) {
-        const Bitboard guarded = PawnAttacksBB(~m.color, fixed_ & pos_.pieces(~m.color));
-        m.region = Flood(kKing, SquareBB(m.from), ~walls & ~guarded, walls);
-        m.attacks = AttacksFrom(kKing, m.region, walls);
+        const Bitboard guarded = PawnAttacksBB(~m.color, walls_ & pos_.pieces(~m.color));
+        m.region = Flood(kKing, SquareBB(m.from), ~walls_ & ~guarded, walls_);
+        m.attacks = AttacksFrom(kKing, m.region, walls_);
       } else {
-        m.region = Flood(m.type, SquareBB(m.from), ~walls, walls);
-        m.attacks = AttacksFrom(m.type, m.region, walls);
+        m.region = Flood(m.type, SquareBB(m.from), ~walls_, walls_);
+        m.attacks = AttacksFrom(m.type, m.region, walls_);
       }
     }
     for (bool grew = true; grew;) {
       grew = false;
-      for (Mover& m : movers_) {
-        if (m.type != kPawn) continue;
-        const Bitboard region = PawnFlood(m.color, m.from, walls, Standing(~m.color));
+      for (Man& m : men_) {
+        if (m.bound || m.type != kPawn) continue;
+        const Bitboard region = PawnFlood(m.color, m.from, walls_, Standing(~m.color));
         if (region == m.region) continue;
         grew = true;
         m.region = region;
         const Bitboard last = region & LastRank(m.color);
-        m.promoted = last ? Flood(kNoPieceType, last, ~walls, walls) : 0;
+        m.promoted = last ? Flood(kNoPieceType, last, ~walls_, walls_) : 0;
         m.attacks = PawnAttacksBB(m.color, region & ~LastRank(m.color)) |
-                    AttacksFrom(kNoPieceType, m.promoted, walls);
+                    AttacksFrom(kNoPieceType, m.promoted, walls_);
       }
     }
   }
@@ -153,35 +209,95 @@ class Wall {
   // Squares where a man of `c` other than its king may ever stand (kings
   // are never captured, so only these squares allow a pawn capture).
   Bitboard Standing(Color c) const {
-    Bitboard squares = fixed_ & pos_.pieces(c);
-    for (const Mover& m : movers_)
+    Bitboard squares = 0;
+    for (const Man& m : men_)
       if (m.color == c && m.type != kKing) squares |= m.region | m.promoted;
     return squares;
   }
 
-  // Fixed pawns that could, after all, move or be taken.
-  Bitboard Dislodged() const {
-    Bitboard dislodged = 0;
-    for (Color c : {kWhite, kBlack}) {
-      const Bitboard ours = fixed_ & pos_.pieces(c);
-      // A push, where the square in front is not a wall.
-      dislodged |= ours & Forward(~c, ~fixed_);
-      // A capture, onto a square an enemy man may stand on.
-      dislodged |= ours & PawnAttacksBB(~c, Standing(~c));
-      // Taken: attacked by an enemy man, or next to the enemy king's region
-      // and not guarded by a fixed pawn of ours.
-      const Bitboard guarded = PawnAttacksBB(c, ours);
-      for (const Mover& m : movers_) {
-        if (m.color == c) continue;
-        dislodged |= ours & m.attacks & (m.type == kKing ? ~guarded : ~Bitboard(0));
+  // Frees bound pawns that may capture or promote, and marks removable
+  // those an enemy may take. False when nothing changed.
+  bool Weaken() {
+    bool changed = false;
+    const Bitboard standing[2] = {Standing(kWhite), Standing(kBlack)};
+    for (Man& m : men_) {
+      if (!m.bound) continue;
+      const Color c = m.color;
+      if ((m.region & LastRank(c)) || (m.attacks & standing[~c])) {
+        m.bound = false;
+        changed = true;
+        continue;
+      }
+      if (m.removable) continue;
+      const Bitboard guarded = PawnAttacksBB(c, walls_ & pos_.pieces(c));
+      for (const Man& e : men_) {
+        if (e.color == c || e.bound) continue;
+        const Bitboard takes = e.type == kKing ? e.attacks & ~guarded : e.attacks;
+        if (takes & m.region) {
+          m.removable = true;
+          changed = true;
+          break;
+        }
       }
     }
-    return dislodged;
+    return changed;
+  }
+
+  // Whether the losing king could be mated on `k`: every square next to it
+  // that it could step to must be attacked by a winning man or held by a
+  // losing one. Squares the winning men other than the king may attack
+  // (`checks`) count as attacked; the winning king covers the squares next
+  // to where it stands (two steps from `k` at most); every other square
+  // needs a losing man of its own, one that may stand there.
+  bool MateNetPossible(Square k, Color winner, Bitboard checks) const {
+    const Bitboard open = KingAttacks(k) & King(~winner).region & ~checks;
+    if (!open) return true;
+    std::vector<Bitboard> blockers;
+    for (const Man& m : men_)
+      if (m.color != winner && m.type != kKing) blockers.push_back((m.region | m.promoted) & open);
+    if (Matchable(open, blockers)) return true;
+    const Bitboard ring = KingStepsOf(KingStepsOf(SquareBB(k))) & ~KingStepsOf(SquareBB(k));
+    for (Bitboard w = ring & King(winner).region; w;) {
+      if (Matchable(open & ~KingAttacks(PopLsb(w)), blockers)) return true;
+    }
+    return false;
+  }
+
+  // Whether every square of `squares` can get a man of its own, each man
+  // choosing among its `options` (bipartite matching by augmenting paths).
+  static bool Matchable(Bitboard squares, const std::vector<Bitboard>& options) {
+    std::array<int, 64> holder;
+    holder.fill(-1);
+    for (Bitboard s = squares; s;) {
+      std::vector<bool> visited(options.size(), false);
+      if (!Augment(PopLsb(s), options, holder, visited)) return false;
+    }
+    return true;
+  }
+
+  static bool Augment(Square s, const std::vector<Bitboard>& options, std::array<int, 64>& holder,
+                      std::vector<bool>& visited) {
+    for (size_t i = 0; i < options.size(); ++i) {
+      if (visited[i] || !(options[i] & SquareBB(s))) continue;
+      visited[i] = true;
+      // Man i takes `s`, unless it already holds a square: that square then
+      // needs another man.
+      int held = -1;
+      for (int t = 0; t < 64; ++t)
+        if (holder[t] == int(i)) held = t;
+      if (held < 0 || Augment(Square(held), options, holder, visited)) {
+        if (held >= 0) holder[held] = -1;
+        holder[s] = int(i);
+        return true;
+      }
+    }
+    return false;
   }
 
   const Position& pos_;
-  Bitboard fixed_ = 0;
-  std::vector<Mover> movers_;
+  std::vector<Man> men_;
+  Bitboard obstacles_ = 0;  // bound pawns that cannot be removed
+  Bitboard walls_ = 0;      // ... and cannot move either: permanent
 };
 
 }  // namespace
@@ -192,6 +308,9 @@ bool AllPawnsBlocked(const Position& pos) {
          (Shift<-8>(pos.pieces(kBlack, kPawn)) & ~pawns) == 0;
 }
 
-bool FortressDeniesMate(const Position& pos, Color winner) { return Wall(pos).DeniesMate(winner); }
+bool FortressDeniesMate(const Position& pos, Color winner) {
+  if (!pos.pieces(kPawn)) return false;  // nothing permanent to argue from
+  return Wall(pos).DeniesMate(winner);
+}
 
 }  // namespace arbiter
