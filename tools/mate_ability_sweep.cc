@@ -8,6 +8,11 @@
 // found is printed as DISAGREE and makes the exit code 1.
 //
 //   build/tools/mate_ability_sweep [--seed N] [--positions N] [--cap STATES]
+//                                  [--family NAME|all]...
+//
+// --family picks the generators (AdversarialWallFen, random_placement.h:
+// plain, en_passant, castling, chess960_castling, free_pawn, promotion,
+// near_move_limit); each gets --positions positions and its own summary.
 //
 // Prints one line per disagreement, then a summary: positions, "unknown"
 // answers, "no" answers confirmed (the search ended without a mate), left
@@ -22,7 +27,10 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "core/chess/movegen.h"
+#include "core/chess/notation.h"
 #include "core/chess/random_placement.h"
 #include "core/rules/mate_ability.h"
 #include "tools/packed_search.h"
@@ -30,10 +38,54 @@
 namespace arbiter {
 namespace {
 
+bool Zeroing(const Position& pos, Move m) {
+  return m.kind() == Move::kEnPassant || TypeOf(pos.piece_on(m.from())) == kPawn ||
+         (m.kind() != Move::kCastling && !pos.empty(m.to()));
+}
+
+// The exhaustive check of a "no": breadth-first over every reachable
+// position, ignoring the move-count rules. With the halfmove clock running
+// (the near-limit family), the lines before the clock restarts are played
+// out first under the 75-move rule, and each position a capture or pawn
+// move leads to is searched as above: a mate found either way refutes the
+// "no". `line` gets the moves of the refutation.
+tools::HelpmateSearch CheckNo(Position& pos, Color side, size_t cap, std::string* line) {
+  if (pos.halfmove_clock() == 0) return tools::ShortestHelpmate(pos, side, cap, line);
+  tools::HelpmateSearch verdict{-1, true, 0};
+  if (pos.halfmove_clock() >= 150) return verdict;  // drawn by 9.6.2
+  for (Move m : MoveList(pos)) {
+    const std::string uci = ToUci(pos, m);
+    const bool zeroing = Zeroing(pos, m);
+    pos.DoMove(m);
+    tools::HelpmateSearch after{-1, true, 0};
+    if (pos.in_check() && pos.side_to_move() != side && !HasLegalMove(pos)) {
+      after = {0, true, 1};
+    } else if (zeroing) {
+      after = tools::ShortestHelpmate(pos, side, cap, line);
+    } else {
+      after = CheckNo(pos, side, cap, line);
+    }
+    pos.UndoMove(m);
+    verdict.states += after.states;
+    if (after.plies >= 0) {
+      if (line) *line = uci + (line->empty() ? "" : " " + *line);
+      return {after.plies + 1, true, verdict.states};
+    }
+    verdict.complete = verdict.complete && after.complete;
+  }
+  return verdict;
+}
+
+struct Counts {
+  int positions = 0, unknown = 0, no = 0, confirmed = 0, open = 0, disagree = 0;
+  std::map<std::string, int> confirmed_by_proof;
+};
+
 int Run(int argc, char** argv) {
   uint64_t seed = 1;
   int wanted = 1000;
   size_t cap = 3000000;
+  std::vector<WallFamily> families;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--seed" && i + 1 < argc) {
@@ -42,45 +94,61 @@ int Run(int argc, char** argv) {
       wanted = std::atoi(argv[++i]);
     } else if (arg == "--cap" && i + 1 < argc) {
       cap = std::strtoull(argv[++i], nullptr, 10);
+    } else if (arg == "--family" && i + 1 < argc) {
+      const std::string_view name = argv[++i];
+      for (WallFamily f : kAllWallFamilies)
+        if (name == "all" || name == ToString(f)) families.push_back(f);
+      if (families.empty()) {
+        std::fprintf(stderr, "mate_ability_sweep: unknown family %s\n", argv[i]);
+        return 2;
+      }
     } else {
-      std::fprintf(stderr, "usage: mate_ability_sweep [--seed N] [--positions N] [--cap STATES]\n");
+      std::fprintf(stderr,
+                   "usage: mate_ability_sweep [--seed N] [--positions N] [--cap STATES] "
+                   "[--family NAME|all]...\n");
       return 2;
     }
   }
+  if (families.empty()) families.push_back(WallFamily::kPlain);
   std::mt19937 rng{uint32_t(seed)};
-  int positions = 0, unknown = 0, no = 0, confirmed = 0, open = 0, disagree = 0;
-  std::map<std::string, int> confirmed_by_proof;
-  while (positions < wanted) {
-    absl::StatusOr<Position> pos = Position::FromFen(RandomWallFen(rng));
-    if (!pos.ok()) continue;
-    ++positions;
-    for (Color side : {kWhite, kBlack}) {
-      const MateAbility answer = AnalyzeMateAbility(*pos, side);
-      if (answer.answer == CanMate::kUnknown) ++unknown;
-      if (answer.answer != CanMate::kNo) continue;
-      ++no;
-      std::string line;
-      const tools::HelpmateSearch search = tools::ShortestHelpmate(*pos, side, cap, &line);
-      if (search.plies >= 0) {
-        ++disagree;
-        std::printf("DISAGREE %s %s: proof %s, yet mate in %d plies: %s\n", pos->Fen().c_str(),
-                    side == kWhite ? "white" : "black", answer.proof.c_str(), search.plies,
-                    line.c_str());
-      } else if (search.complete) {
-        ++confirmed;
-        ++confirmed_by_proof[answer.proof];
-      } else {
-        ++open;
+  int disagreements = 0;
+  for (WallFamily family : families) {
+    Counts n;
+    while (n.positions < wanted) {
+      absl::StatusOr<Position> pos = Position::FromFen(AdversarialWallFen(family, rng));
+      if (!pos.ok()) continue;
+      ++n.positions;
+      for (Color side : {kWhite, kBlack}) {
+        const MateAbility answer = AnalyzeMateAbility(*pos, side);
+        if (answer.answer == CanMate::kUnknown) ++n.unknown;
+        if (answer.answer != CanMate::kNo) continue;
+        ++n.no;
+        std::string line;
+        Position work = *pos;
+        const tools::HelpmateSearch search = CheckNo(work, side, cap, &line);
+        if (search.plies >= 0) {
+          ++n.disagree;
+          std::printf("DISAGREE %s %s: proof %s, yet mate in %d plies: %s\n", pos->Fen().c_str(),
+                      side == kWhite ? "white" : "black", answer.proof.c_str(), search.plies,
+                      line.c_str());
+        } else if (search.complete) {
+          ++n.confirmed;
+          ++n.confirmed_by_proof[answer.proof];
+        } else {
+          ++n.open;
+        }
       }
     }
+    std::printf(
+        "seed %llu, family %s: %d positions, %d unknown answers, %d \"no\": %d confirmed by "
+        "exhaustive search, %d past the cap of %zu, %d disagreements\n",
+        (unsigned long long)seed, ToString(family), n.positions, n.unknown, n.no, n.confirmed,
+        n.open, cap, n.disagree);
+    for (const auto& [proof, count] : n.confirmed_by_proof)
+      std::printf("  confirmed %s: %d\n", proof.c_str(), count);
+    disagreements += n.disagree;
   }
-  std::printf(
-      "seed %llu: %d positions, %d unknown answers, %d \"no\": %d confirmed by exhaustive "
-      "search, %d past the cap of %zu, %d disagreements\n",
-      (unsigned long long)seed, positions, unknown, no, confirmed, open, cap, disagree);
-  for (const auto& [proof, count] : confirmed_by_proof)
-    std::printf("  confirmed %s: %d\n", proof.c_str(), count);
-  return disagree == 0 ? 0 : 1;
+  return disagreements == 0 ? 0 : 1;
 }
 
 }  // namespace

@@ -15,14 +15,38 @@ namespace arbiter::tools {
 namespace {
 
 // A position as the breadth-first search stores it: a FEN letter code per
-// square (4 bits each), the side to move and the e.p. square. 40 bytes
-// where a Position with its undo stack takes more than a kilobyte, which is
-// what lets one search hold a hundred million positions. No castling
-// rights: the tools' positions have none (ShortestHelpmate refuses others).
+// square (4 bits each), the side to move, the castling rights and the e.p.
+// square. 40 bytes where a Position with its undo stack takes more than a
+// kilobyte, which is what lets one search hold a hundred million positions.
+// The castling rooks' squares never change within a search (a right is
+// lost when its rook or king moves), so they are kept once, in Castling.
 struct Packed {
   std::array<uint64_t, 4> squares{};
   uint8_t side = 0;
+  uint8_t castling = 0;
   uint8_t ep = 0xFF;
+};
+
+// The FEN castling letter of each right of the start position (Shredder
+// letters, the rook's file, which also reads standard positions), and
+// whether its castling is Chess960's.
+struct Castling {
+  explicit Castling(const Position& start) : chess960(start.chess960()) {
+    for (int i = 0; i < 4; ++i) {
+      const CastlingRight right = CastlingRight(1 << i);
+      if (!start.can_castle(right)) continue;
+      const char file = char('a' + FileOf(start.castling_rook(right)));
+      letters[i] = i < 2 ? char(file - 'a' + 'A') : file;
+    }
+  }
+  std::string Field(uint8_t rights) const {
+    std::string field;
+    for (int i = 0; i < 4; ++i)
+      if (rights & (1 << i)) field += letters[i];
+    return field.empty() ? "-" : field;
+  }
+  std::array<char, 4> letters{};
+  bool chess960;
 };
 
 constexpr std::string_view kPackedLetters = ".PNBRQKpnbrqk";
@@ -35,15 +59,17 @@ Packed Pack(const Position& pos) {
     p.squares[s / 16] |= code << (4 * (s % 16));
   }
   p.side = pos.side_to_move() == kWhite ? 0 : 1;
+  p.castling = pos.castling_rights();
   if (pos.ep_square() != kNoSquare) p.ep = uint8_t(pos.ep_square());
   return p;
 }
 
-Position Unpack(const Packed& p) {
+Position Unpack(const Packed& p, const Castling& castling) {
   std::string a1_first(64, '.');
   for (int s = 0; s < 64; ++s)
     a1_first[s] = kPackedLetters[(p.squares[s / 16] >> (4 * (s % 16))) & 15];
-  std::string fen = FenPlacement(a1_first) + (p.side ? " b - " : " w - ");
+  std::string fen =
+      FenPlacement(a1_first) + (p.side ? " b " : " w ") + castling.Field(p.castling) + " ";
   if (p.ep == 0xFF) {
     fen += '-';
   } else {
@@ -51,7 +77,7 @@ Position Unpack(const Packed& p) {
     fen += char('1' + p.ep / 8);
   }
   // Every packed position came from a legal one, so it parses.
-  return *Position::FromFen(fen + " 0 1");
+  return *Position::FromFen(fen + " 0 1", castling.chess960);
 }
 
 // The Zobrist keys of the positions seen: open addressing, linear probing,
@@ -101,7 +127,7 @@ class KeySet {
 // finding in each earlier layer a position with a move to the one after it.
 HelpmateSearch ShortestHelpmate(const Position& start, Color winner, size_t cap,
                                 std::string* line) {
-  if (start.castling_rights() != 0) return {-1, false, 0};  // see Packed
+  const Castling castling(start);
   KeySet seen(std::min<size_t>(cap, 1 << 20));
   seen.Insert(start.key());
   std::vector<std::vector<Packed>> layers;
@@ -109,7 +135,7 @@ HelpmateSearch ShortestHelpmate(const Position& start, Color winner, size_t cap,
   for (int depth = 0; !frontier.empty(); ++depth) {
     next.clear();
     for (const Packed& packed : frontier) {
-      Position pos = Unpack(packed);
+      Position pos = Unpack(packed, castling);
       MoveList moves(pos);
       if (moves.empty()) {
         if (!pos.in_check() || pos.side_to_move() == winner) continue;
@@ -119,7 +145,7 @@ HelpmateSearch ShortestHelpmate(const Position& start, Color winner, size_t cap,
           for (int d = depth - 1; d >= 0; --d) {
             bool found = false;
             for (const Packed& earlier : layers[d]) {
-              Position prev = Unpack(earlier);
+              Position prev = Unpack(earlier, castling);
               for (Move m : MoveList(prev)) {
                 prev.DoMove(m);
                 found = prev.key() == target;

@@ -22,7 +22,7 @@ struct HelpmateSearch {
 // both sides cooperating; gives up once more than `cap` positions are
 // reached. With `line`, also the moves of one shortest helpmate in UCI
 // (the search then keeps every layer to walk back from the mate).
-// Positions with castling rights are not searched (incomplete, -1).
+// Castling rights, standard or Chess960, are searched like any other.
 HelpmateSearch ShortestHelpmate(const Position& start, Color winner, size_t cap,
                                 std::string* line = nullptr);
 

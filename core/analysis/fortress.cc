@@ -27,8 +27,8 @@ Bitboard AttacksFrom(PieceType type, Bitboard region, Bitboard walls) {
   Bitboard attacked = 0;
   for (Bitboard r = region; r;) {
     const Square s = PopLsb(r);
-    attacked |= type == kNoPieceType ? QueenAttacks(s, walls) | KnightAttacks(s)
-                                     : Attacks(type, s, walls);
+    attacked |=
+        type == kNoPieceType ? QueenAttacks(s, walls) | KnightAttacks(s) : Attacks(type, s, walls);
   }
   return attacked;
 }
@@ -38,7 +38,8 @@ Bitboard AttacksFrom(PieceType type, Bitboard region, Bitboard walls) {
 Bitboard Flood(PieceType type, Bitboard start, Bitboard passable, Bitboard walls) {
   Bitboard region = start, frontier = start;
   while (frontier) {
-    const Bitboard next = type == kKing ? KingStepsOf(frontier) : AttacksFrom(type, frontier, walls);
+    const Bitboard next =
+        type == kKing ? KingStepsOf(frontier) : AttacksFrom(type, frontier, walls);
     frontier = next & passable & ~region;
     region |= frontier;
   }

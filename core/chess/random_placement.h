@@ -33,4 +33,29 @@ std::string FenPlacement(std::string_view board);
 // skip those. Tests and developer tools draw their locked positions here.
 std::string RandomWallFen(std::mt19937& rng);
 
+// Walls drawn to break one precondition of the "cannot mate" proofs each,
+// for the adversarial sweeps (tools/mate_ability_sweep and its slice in the
+// tests): an e.p. capture open right now, castling rights (standard or
+// Chess960, Shredder letters) beside the wall, a free pawn, a pawn one step
+// from promoting, a free pawn with the halfmove clock a few plies from the
+// 75-move limit. kPlain is RandomWallFen. The FEN may be illegal; callers
+// parse it and skip those (an e.p. square with no legal capture is dropped
+// by the FEN reader).
+enum class WallFamily {
+  kPlain,
+  kEnPassant,
+  kCastling,
+  kChess960Castling,
+  kFreePawn,
+  kPromotion,
+  kNearMoveLimit,
+};
+inline constexpr WallFamily kAllWallFamilies[] = {
+    WallFamily::kPlain,        WallFamily::kEnPassant,
+    WallFamily::kCastling,     WallFamily::kChess960Castling,
+    WallFamily::kFreePawn,     WallFamily::kPromotion,
+    WallFamily::kNearMoveLimit};
+const char* ToString(WallFamily family);
+std::string AdversarialWallFen(WallFamily family, std::mt19937& rng);
+
 }  // namespace arbiter
