@@ -64,13 +64,16 @@ Bitboard PawnFlood(Color c, Square from, Bitboard walls, Bitboard capturable) {
 // One man and what the argument allows it. Pawns start "bound": confined
 // to their file, because they can never capture and never promote. A bound
 // pawn may still be "removable" (an enemy man may take it); it then stops
-// counting as an obstacle, but while it exists it stays on its file.
+// counting as an obstacle, but while it exists it stays on its file. Kings
+// and pieces start "stuck": never moving and never taken (a king hemmed in
+// by its own pawns and the enemy's, a bishop behind its own wall).
 struct Man {
   Square from;
   Color color;
   PieceType type;
   bool bound = false;      // pawns only
   bool removable = false;  // bound pawns only
+  bool stuck = false;      // kings and pieces only
   Bitboard region = 0;     // squares it may ever stand on (as a pawn, for pawns)
   Bitboard promoted = 0;   // free pawns: squares as a promoted piece
   Bitboard attacks = 0;    // squares it may ever attack
@@ -84,6 +87,7 @@ class Wall {
       const Piece p = pos.piece_on(s);
       Man m{s, ColorOf(p), TypeOf(p)};
       m.bound = m.type == kPawn;
+      m.stuck = m.type != kPawn;
       men_.push_back(m);
     }
     // An e.p. capture possible now lands on an empty square that no region
@@ -109,8 +113,8 @@ class Wall {
     const Color loser = ~winner;
     const Man& loser_king = King(loser);
     const Bitboard kingdom = loser_king.region;
-    // A king already in check from a wall pawn is left to other methods.
-    if (PawnAttacksBB(winner, walls_ & pos_.pieces(winner)) & kingdom) return false;
+    // A king already in check for good is left to other methods.
+    if (PermanentAttacks(winner) & kingdom) return false;
     Bitboard checks = 0;  // squares a winning man other than the king may attack
     for (const Man& m : men_)
       if (m.color == winner && m.type != kKing) checks |= m.attacks;
@@ -133,7 +137,7 @@ class Wall {
   void BoundRegions() {
     obstacles_ = 0;
     for (const Man& m : men_)
-      if (m.bound && !m.removable) obstacles_ |= SquareBB(m.from);
+      if ((m.bound && !m.removable) || m.stuck) obstacles_ |= SquareBB(m.from);
     // Front pawns first, so that an own pawn ahead already has its region.
     std::vector<Man*> order;
     for (Man& m : men_)
@@ -147,8 +151,9 @@ class Wall {
       for (int s = m->from + step; s >= 0 && s < 64; s += step) {
         const Square sq = Square(s);
         if (obstacles_ & SquareBB(sq)) {
+          // A stuck man never gives way; nor does an enemy pawn.
           const Man* ahead = BoundAt(sq);
-          if (ahead->color == m->color) region |= ahead->region & ~SquareBB(Top(*ahead));
+          if (ahead && ahead->color == m->color) region |= ahead->region & ~SquareBB(Top(*ahead));
           break;
         }
         region |= SquareBB(sq);
@@ -158,7 +163,8 @@ class Wall {
     }
     walls_ = 0;
     for (const Man& m : men_)
-      if (m.bound && !m.removable && m.region == SquareBB(m.from)) walls_ |= m.region;
+      if ((m.bound && !m.removable && m.region == SquareBB(m.from)) || m.stuck)
+        walls_ |= SquareBB(m.from);
   }
 
   // The square of a bound pawn's region farthest up its file.
@@ -183,14 +189,26 @@ class Wall {
         m.promoted = 0;
         m.attacks = PawnAttacks(m.color, m.from);
       } else if (m.type == kKing) {
-        const Bitboard guarded = PawnAttacksBB(~m.color, walls_ & pos_.pieces(~m.color));
-        m.region = Flood(kKing, SquareBB(m.from), ~walls_ & ~guarded, walls_);
-        m.attacks = AttacksFrom(kKing, m.region, walls_);
+        m.region = SquareBB(m.from);  // grown below, with the other king's
       } else {
-        m.region = Flood(m.type, SquareBB(m.from), ~walls_, walls_);
+        m.region = m.stuck ? SquareBB(m.from) : PieceFlood(m);
         m.attacks = AttacksFrom(m.type, m.region, walls_);
       }
     }
+    // Each king keeps off the squares next to the other wherever it may
+    // stand: grow both regions together from their squares until neither
+    // grows (the least regions consistent with each other).
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (Man& m : men_) {
+        if (m.type != kKing || m.stuck) continue;
+        const Bitboard region = PieceFlood(m);
+        grew |= region != m.region;
+        m.region = region;
+      }
+    }
+    for (Man& m : men_)
+      if (m.type == kKing) m.attacks = AttacksFrom(kKing, m.region, walls_);
     for (bool grew = true; grew;) {
       grew = false;
       for (Man& m : men_) {
@@ -207,6 +225,35 @@ class Wall {
     }
   }
 
+  // Where a king or piece may ever stand, with the walls as obstacles. A
+  // king never steps where an enemy attacks for good: a square next to an
+  // enemy king or stuck piece, a knight's jump from a stuck knight, or a
+  // square a wall pawn attacks.
+  Bitboard PieceFlood(const Man& m) const {
+    if (m.type != kKing) return Flood(m.type, SquareBB(m.from), ~walls_, walls_);
+    return Flood(kKing, SquareBB(m.from), ~walls_ & ~PermanentAttacks(~m.color), walls_);
+  }
+
+  // Squares the men of `c` attack for good: those of its wall pawns, those
+  // next to (a knight's jump from) its stuck pieces, and those next to its
+  // king wherever in its region it stands.
+  Bitboard PermanentAttacks(Color c) const {
+    Bitboard attacked = PawnAttacksBB(c, walls_ & pos_.pieces(c, kPawn));
+    for (const Man& m : men_) {
+      if (m.color != c) continue;
+      if (m.type == kKing) {
+        Bitboard near = ~Bitboard(0);
+        for (Bitboard r = m.region; r;) near &= KingStepsOf(SquareBB(PopLsb(r)));
+        attacked |= near;
+      } else if (m.stuck) {
+        attacked |= m.type == kKnight
+                        ? KnightAttacks(m.from)
+                        : Attacks(m.type, m.from, pos_.pieces()) & KingAttacks(m.from);
+      }
+    }
+    return attacked;
+  }
+
   // Squares where a man of `c` other than its king may ever stand (kings
   // are never captured, so only these squares allow a pawn capture).
   Bitboard Standing(Color c) const {
@@ -221,6 +268,20 @@ class Wall {
   bool Weaken() {
     bool changed = false;
     const Bitboard standing[2] = {Standing(kWhite), Standing(kBlack)};
+    // Squares where the men of a colour may take: a king only where no
+    // enemy guards the square for good.
+    Bitboard attacked[2] = {0, 0};
+    for (const Man& m : men_)
+      attacked[m.color] |= m.type == kKing ? m.attacks & ~PermanentAttacks(~m.color) : m.attacks;
+    for (Man& m : men_) {
+      if (!m.stuck) continue;
+      // It may move after all, or (a piece) be taken.
+      if (PieceFlood(m) != SquareBB(m.from) ||
+          (m.type != kKing && (attacked[~m.color] & SquareBB(m.from)))) {
+        m.stuck = false;
+        changed = true;
+      }
+    }
     for (Man& m : men_) {
       if (!m.bound) continue;
       const Color c = m.color;
@@ -230,7 +291,7 @@ class Wall {
         continue;
       }
       if (m.removable) continue;
-      const Bitboard guarded = PawnAttacksBB(c, walls_ & pos_.pieces(c));
+      const Bitboard guarded = PermanentAttacks(c);
       for (const Man& e : men_) {
         if (e.color == c || e.bound) continue;
         const Bitboard takes = e.type == kKing ? e.attacks & ~guarded : e.attacks;

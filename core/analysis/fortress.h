@@ -1,39 +1,50 @@
-// Static proof that a side can never give check, hence never mate: the
-// pawn-wall fortress. Some pawns can provably never move and never be taken
-// (the "fixed" pawns); they stand as permanent walls. Every other man's
-// possible squares are over-approximated by a flood around those walls, and
-// if no square a man of `winner` could ever attack is one the losing king
-// could ever stand on, no check, and so no mate, exists.
+// Static proof that a side can never checkmate: the pawn-wall fortress.
+// Some men provably never leave their file or their square; around them
+// every other man's possible squares are over-approximated by floods, and
+// the proof holds when no check is possible, or when no square where the
+// losing king could be checked can be closed into a mating net.
 //
 // The argument, and the precondition behind each of its steps (checked in
-// the code, never assumed):
-// - A pawn is fixed only while nothing can dislodge it: the square in front
-//   of it holds a fixed pawn (so it cannot push), no enemy man other than the
-//   king can ever stand on a square it attacks (so it cannot capture), it
-//   stands on no square an enemy man can ever attack (so it cannot be taken;
-//   for the enemy king, unless a fixed pawn of its own guards it), and it is
-//   neither the pawn that just moved two squares nor one that can take it en
-//   passant now (the FEN's e.p. square). The fixed set is the largest one
-//   consistent with these rules, found by dropping violators until none is
-//   left.
-// - Every other man's squares are flooded with only fixed pawns as
-//   obstacles (other men may move away or be taken): a piece by its moves, a
-//   king by steps onto squares no enemy fixed pawn attacks, a pawn by pushes
-//   and by captures onto squares an enemy man can stand on (so future en
-//   passant captures are covered: a pawn's region holds the square it skips),
-//   and a pawn that can reach its last rank as every piece it may promote to
-//   (queen and knight moves from there).
+// the code, never assumed). Each claim is an assumption about every man at
+// once, kept only while the floods computed under it confirm it; the
+// largest consistent set of claims is found by dropping the refuted ones
+// until none is left, so that by induction over the moves of any game from
+// here, every claim stays true and every man stays in its region.
+// - A pawn is "bound" to its file while it can never capture (no enemy man
+//   other than the king may ever stand on a square it may attack) and never
+//   promote. A bound pawn cannot pass another pawn on its file that cannot
+//   be removed (taken): an enemy one stops it before that pawn's square, an
+//   own one below the highest square that one may reach.
+// - A king or piece is "stuck" while its flood is its own square and (a
+//   piece) no enemy man may attack it; a king takes only where no enemy
+//   attacks for good.
+// - Walls: stuck men and bound pawns that cannot be removed or move. Floods
+//   treat only walls as obstacles (other men may move away or be taken): a
+//   piece by its moves, a king by steps onto squares no enemy attacks for
+//   good (a wall pawn's capture squares, the squares next to a stuck piece,
+//   a knight's jump from a stuck knight, the squares next to the enemy king
+//   wherever it may stand), a free pawn by pushes and by captures onto
+//   squares an enemy man may stand on, and a pawn that may reach its last
+//   rank as every piece it may promote to (queen and knight moves).
+// - E.p.: single steps cover double pushes, so a pawn's region holds the
+//   square it skips and future e.p. captures are captures onto a square an
+//   enemy may stand on. A capture e.p. possible right now (the FEN's e.p.
+//   square) lands on an empty square no flood accounts for: the pawns that
+//   may make it start free, and the pawn that moved may be taken.
 // - Castling, standard or Chess960, moves the king through squares that must
 //   be empty and unattacked and the rook along its rank through empty
 //   squares, so the step-by-step floods cover it; castling rights need no
 //   special case.
 // - The move-count rules and repetitions only end games sooner; ignoring
 //   them over-approximates what can happen.
-// The proof holds when the losing king's region meets no square a winning
-// man could attack from its region, nor a square a winning fixed pawn
-// attacks (a king already in check from a fixed pawn is left to other
-// methods). No search; a few bitboard floods per round, at most one round
-// per pawn.
+// - Mate: the losing king stands on a square of its region that some
+//   winning man other than the king may attack, and each square next to it
+//   that it could step to is attacked by a winning man (any square such a
+//   man may attack counts), next to the winning king (standing two steps
+//   away, in its region), or held by a losing man of its own (a matching of
+//   men to squares). A king already in check for good is left to other
+//   methods.
+// No search; a few bitboard floods per round, a round per refuted claim.
 #pragma once
 
 #include "core/chess/position.h"

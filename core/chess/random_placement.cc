@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 namespace arbiter {
 
@@ -181,17 +182,28 @@ std::string AdversarialWallFen(WallFamily family, std::mt19937& rng) {
     case WallFamily::kPlain:
       break;
     case WallFamily::kEnPassant: {
-      // The side not to move has just pushed a pawn two squares past a pawn
-      // of the side to move; the squares it crossed are emptied.
-      const int file = int(rng() % 8);
-      const int taker_file = file == 0 ? 1 : file == 7 ? 6 : file + (rng() % 2 ? 1 : -1);
-      const int rank = white_to_move ? 4 : 3;  // where both pawns stand
-      const int step = white_to_move ? 1 : -1;
-      board[rank][file] = white_to_move ? 'p' : 'P';
-      board[rank + step][file] = '.';
-      board[rank + 2 * step][file] = '.';
-      board[rank][taker_file] = white_to_move ? 'P' : 'p';
-      ep = std::string(1, char('a' + file)) + char('1' + rank + step);
+      // A wall in which some pawn of the side not to move may just have
+      // pushed two squares past an enemy pawn: the wall as drawn, with that
+      // e.p. square (drawn again until there is one).
+      for (int attempt = 0;; ++attempt) {
+        std::vector<std::string> squares;
+        const int rank = white_to_move ? 4 : 3;  // where both pawns stand
+        const int step = white_to_move ? 1 : -1;
+        const char pushed = white_to_move ? 'p' : 'P', taker = white_to_move ? 'P' : 'p';
+        for (int file = 0; file < 8; ++file) {
+          if (board[rank][file] != pushed || board[rank + step][file] != '.' ||
+              board[rank + 2 * step][file] != '.')
+            continue;
+          if ((file > 0 && board[rank][file - 1] == taker) ||
+              (file < 7 && board[rank][file + 1] == taker))
+            squares.push_back(std::string(1, char('a' + file)) + char('1' + rank + step));
+        }
+        if (!squares.empty() || attempt == 100) {
+          if (!squares.empty()) ep = squares[rng() % squares.size()];
+          break;
+        }
+        board = WallPawns(rng);
+      }
       Scatter("Kk" + Extras(rng, 1, kFew), rng, board);
       break;
     }
