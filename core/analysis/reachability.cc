@@ -41,10 +41,16 @@ Packed Pack(const Position& pos) {
 
 // Positions from which no mate by `winner` can follow, by a static proof:
 // such a position is a leaf of the exploration (lines that lock the pawns
-// or shed the last mating material are cut there).
-bool StaticallyDenied(const Position& pos, Color winner, StaticCuts cuts) {
-  return HasInsufficientMaterial(pos, winner) ||
-         (cuts == StaticCuts::kMaterialAndFortress && FortressDeniesMate(pos, winner));
+// or shed the last mating material are cut there). The fortress proof costs
+// more than expanding a node, so it is tried where the pawns or the men
+// have just changed (a capture or pawn move: the halfmove clock is 0) and
+// at the start; a quiet move that walks a piece into a cage is cut one
+// zeroing move later, or not at all (the exploration is then longer, never
+// wrong).
+bool StaticallyDenied(const Position& pos, Color winner, StaticCuts cuts, bool start) {
+  if (HasInsufficientMaterial(pos, winner)) return true;
+  return cuts == StaticCuts::kMaterialAndFortress && (start || pos.halfmove_clock() == 0) &&
+         FortressDeniesMate(pos, winner);
 }
 
 }  // namespace
@@ -69,7 +75,7 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
     // Returns true when the current position must be expanded.
     if (!seen.insert(Pack(pos)).second) return false;
     ++result.positions;
-    if (StaticallyDenied(pos, winner, cuts)) return false;
+    if (StaticallyDenied(pos, winner, cuts, stack.empty())) return false;
     MoveList moves(pos);
     if (moves.size() > 1) result.only_forced_moves = false;
     if (moves.empty()) return false;  // mate (checked by the caller) or stalemate
@@ -146,7 +152,7 @@ ReachabilityResult ShortestReachableMate(const Position& start, Color winner,
     next.clear();
     for (uint32_t index : frontier) {
       go_to(index);
-      if (StaticallyDenied(pos, winner, cuts)) continue;
+      if (StaticallyDenied(pos, winner, cuts, index == 0)) continue;
       MoveList moves(pos);
       if (moves.size() > 1) result.only_forced_moves = false;
       for (Move m : moves) {
