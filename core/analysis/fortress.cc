@@ -79,6 +79,22 @@ struct Man {
   Bitboard attacks = 0;    // squares it may ever attack
 };
 
+// Whether the king or piece on `s` may be stuck: every square it attacks
+// holds a man of its own (for a king, or an enemy pawn, or is attacked by
+// one). Pieces that can move now start free, which saves the rounds that
+// would free them one by one; the rest start stuck and are freed if the
+// argument does not confirm it.
+bool MayBeStuck(const Position& pos, Square s) {
+  const Color c = ColorOf(pos.piece_on(s));
+  const PieceType type = TypeOf(pos.piece_on(s));
+  Bitboard blocked = pos.pieces(c);
+  if (type == kKing) {
+    const Bitboard enemy_pawns = pos.pieces(~c, kPawn);
+    blocked |= enemy_pawns | PawnAttacksBB(~c, enemy_pawns) | KingAttacks(pos.king_square(~c));
+  }
+  return (Attacks(type, s, pos.pieces()) & ~blocked) == 0;
+}
+
 class Wall {
  public:
   explicit Wall(const Position& pos) : pos_(pos) {
@@ -87,7 +103,7 @@ class Wall {
       const Piece p = pos.piece_on(s);
       Man m{s, ColorOf(p), TypeOf(p)};
       m.bound = m.type == kPawn;
-      m.stuck = m.type != kPawn;
+      m.stuck = m.type != kPawn && MayBeStuck(pos, s);
       men_.push_back(m);
     }
     // An e.p. capture possible now lands on an empty square that no region
@@ -105,12 +121,20 @@ class Wall {
   }
 
   bool DeniesMate(Color winner) {
-    while (true) {
+    const Color loser = ~winner;
+    for (int round = 0;; ++round) {
       BoundRegions();
+      // Nothing permanent to argue from: the floods would cover the board.
+      if (round == 0 && !walls_) return false;
       FreeRegions();
+      // A winning pawn that may promote next to the losing king's region
+      // gives checks from everywhere: the proof would fail in the end
+      // (rounds only weaken the claims), so it is given up at once.
+      const Bitboard near_king = KingStepsOf(King(loser).region);
+      for (const Man& m : men_)
+        if (m.color == winner && (m.promoted & near_king)) return false;
       if (!Weaken()) break;
     }
-    const Color loser = ~winner;
     const Man& loser_king = King(loser);
     const Bitboard kingdom = loser_king.region;
     // A king already in check for good is left to other methods.
@@ -182,6 +206,7 @@ class Wall {
   // walls as the only obstacles. Free pawns' captures depend on the
   // enemy's regions, so their floods are repeated until nothing grows.
   void FreeRegions() {
+    ComputeFixedAttacks();
     for (Man& m : men_) {
       if (m.bound) continue;
       if (m.type == kPawn) {
@@ -211,9 +236,10 @@ class Wall {
       if (m.type == kKing) m.attacks = AttacksFrom(kKing, m.region, walls_);
     for (bool grew = true; grew;) {
       grew = false;
+      const Bitboard standing[2] = {Standing(kWhite), Standing(kBlack)};
       for (Man& m : men_) {
         if (m.bound || m.type != kPawn) continue;
-        const Bitboard region = PawnFlood(m.color, m.from, walls_, Standing(~m.color));
+        const Bitboard region = PawnFlood(m.color, m.from, walls_, standing[~m.color]);
         if (region == m.region) continue;
         grew = true;
         m.region = region;
@@ -234,24 +260,27 @@ class Wall {
     return Flood(kKing, SquareBB(m.from), ~walls_ & ~PermanentAttacks(~m.color), walls_);
   }
 
-  // Squares the men of `c` attack for good: those of its wall pawns, those
-  // next to (a knight's jump from) its stuck pieces, and those next to its
-  // king wherever in its region it stands.
-  Bitboard PermanentAttacks(Color c) const {
-    Bitboard attacked = PawnAttacksBB(c, walls_ & pos_.pieces(c, kPawn));
-    for (const Man& m : men_) {
-      if (m.color != c) continue;
-      if (m.type == kKing) {
-        Bitboard near = ~Bitboard(0);
-        for (Bitboard r = m.region; r;) near &= KingStepsOf(SquareBB(PopLsb(r)));
-        attacked |= near;
-      } else if (m.stuck) {
+  // Squares the men of `c` attack for good: those of its wall pawns and
+  // those next to (a knight's jump from) its stuck pieces (computed once a
+  // round, with the walls), and those next to its king wherever in its
+  // region it stands.
+  void ComputeFixedAttacks() {
+    for (Color c : {kWhite, kBlack}) {
+      Bitboard attacked = PawnAttacksBB(c, walls_ & pos_.pieces(c, kPawn));
+      for (const Man& m : men_) {
+        if (m.color != c || !m.stuck || m.type == kKing) continue;
         attacked |= m.type == kKnight
                         ? KnightAttacks(m.from)
                         : Attacks(m.type, m.from, pos_.pieces()) & KingAttacks(m.from);
       }
+      fixed_attacks_[c] = attacked;
     }
-    return attacked;
+  }
+  Bitboard PermanentAttacks(Color c) const {
+    const Bitboard region = King(c).region;
+    Bitboard near = ~Bitboard(0);
+    for (Bitboard r = region; r && near;) near &= KingStepsOf(SquareBB(PopLsb(r)));
+    return fixed_attacks_[c] | near;
   }
 
   // Squares where a man of `c` other than its king may ever stand (kings
@@ -270,9 +299,10 @@ class Wall {
     const Bitboard standing[2] = {Standing(kWhite), Standing(kBlack)};
     // Squares where the men of a colour may take: a king only where no
     // enemy guards the square for good.
+    const Bitboard permanent[2] = {PermanentAttacks(kWhite), PermanentAttacks(kBlack)};
     Bitboard attacked[2] = {0, 0};
     for (const Man& m : men_)
-      attacked[m.color] |= m.type == kKing ? m.attacks & ~PermanentAttacks(~m.color) : m.attacks;
+      attacked[m.color] |= m.type == kKing ? m.attacks & ~permanent[~m.color] : m.attacks;
     for (Man& m : men_) {
       if (!m.stuck) continue;
       // It may move after all, or (a piece) be taken.
@@ -291,7 +321,7 @@ class Wall {
         continue;
       }
       if (m.removable) continue;
-      const Bitboard guarded = PermanentAttacks(c);
+      const Bitboard guarded = permanent[c];
       for (const Man& e : men_) {
         if (e.color == c || e.bound) continue;
         const Bitboard takes = e.type == kKing ? e.attacks & ~guarded : e.attacks;
@@ -360,6 +390,7 @@ class Wall {
   std::vector<Man> men_;
   Bitboard obstacles_ = 0;  // bound pawns that cannot be removed
   Bitboard walls_ = 0;      // ... and cannot move either: permanent
+  Bitboard fixed_attacks_[2] = {0, 0};  // ComputeFixedAttacks
 };
 
 }  // namespace

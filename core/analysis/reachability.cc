@@ -1,6 +1,7 @@
 #include "core/analysis/reachability.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/container/flat_hash_set.h"
 #include "core/analysis/fortress.h"
@@ -39,17 +40,26 @@ Packed Pack(const Position& pos) {
   return p;
 }
 
+// Whether the move that led to `pos` may have closed the position: a
+// capture, a promotion, or a pawn push that ran into a pawn.
+bool MayHaveLocked(const Position& pos, Move last) {
+  if (pos.captured_piece() != kNoPiece || last.kind() == Move::kPromotion) return true;
+  const Piece moved = pos.piece_on(last.to());
+  if (TypeOf(moved) != kPawn) return false;
+  const Square ahead = Square(ColorOf(moved) == kWhite ? last.to() + 8 : last.to() - 8);
+  return pos.pieces(kPawn) & SquareBB(ahead);
+}
+
 // Positions from which no mate by `winner` can follow, by a static proof:
 // such a position is a leaf of the exploration (lines that lock the pawns
 // or shed the last mating material are cut there). The fortress proof costs
-// more than expanding a node, so it is tried where the pawns or the men
-// have just changed (a capture or pawn move: the halfmove clock is 0) and
-// at the start; a quiet move that walks a piece into a cage is cut one
-// zeroing move later, or not at all (the exploration is then longer, never
-// wrong).
-bool StaticallyDenied(const Position& pos, Color winner, StaticCuts cuts, bool start) {
+// more than expanding a node, so it is tried at the start and where the
+// last move may have closed the position (MayHaveLocked); a quiet move that
+// walks a piece into a cage is cut at the next such move, or not at all
+// (the exploration is then longer, never wrong).
+bool StaticallyDenied(const Position& pos, Color winner, StaticCuts cuts, bool try_fortress) {
   if (HasInsufficientMaterial(pos, winner)) return true;
-  return cuts == StaticCuts::kMaterialAndFortress && (start || pos.halfmove_clock() == 0) &&
+  return cuts == StaticCuts::kMaterialAndFortress && try_fortress &&
          FortressDeniesMate(pos, winner);
 }
 
@@ -71,11 +81,12 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
   };
   std::vector<Level> stack;
   std::vector<Move> arena;
-  auto enter = [&]() -> bool {
-    // Returns true when the current position must be expanded.
+  // Returns true when the current position, reached by `last` (none at the
+  // start), must be expanded.
+  auto enter = [&](std::optional<Move> last) -> bool {
     if (!seen.insert(Pack(pos)).second) return false;
     ++result.positions;
-    if (StaticallyDenied(pos, winner, cuts, stack.empty())) return false;
+    if (StaticallyDenied(pos, winner, cuts, !last || MayHaveLocked(pos, *last))) return false;
     MoveList moves(pos);
     if (moves.size() > 1) result.only_forced_moves = false;
     if (moves.empty()) return false;  // mate (checked by the caller) or stalemate
@@ -84,7 +95,7 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
     return true;
   };
   auto current_move = [&](const Level& l) { return arena[l.begin + l.next - 1]; };
-  enter();
+  enter(std::nullopt);
   while (!stack.empty()) {
     Level& top = stack.back();
     if (top.next == top.count) {
@@ -104,7 +115,7 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
       result.outcome = ReachabilityResult::kMateFound;
       return result;
     }
-    if (!enter()) pos.UndoMove(m);
+    if (!enter(m)) pos.UndoMove(m);
   }
   result.outcome = ReachabilityResult::kNoMate;
   return result;
@@ -152,7 +163,8 @@ ReachabilityResult ShortestReachableMate(const Position& start, Color winner,
     next.clear();
     for (uint32_t index : frontier) {
       go_to(index);
-      if (StaticallyDenied(pos, winner, cuts, index == 0)) continue;
+      if (StaticallyDenied(pos, winner, cuts, index == 0 || MayHaveLocked(pos, nodes[index].move)))
+        continue;
       MoveList moves(pos);
       if (moves.size() > 1) result.only_forced_moves = false;
       for (Move m : moves) {
