@@ -60,6 +60,30 @@ TEST(Cli, AnalyzeBatchKeepsOrderAndReportsBadLines) {
   EXPECT_EQ(r.exit_code, 1);  // some lines were bad
 }
 
+// CHA's input: "FEN white|black" asks about that side only (the other is
+// null, not "unknown"), and FENs of 2 or 4 fields are read with no castling
+// rights, no e.p. square and fresh clocks. --timing adds each record's time.
+TEST(Cli, AnalyzeBatchTakesChaLines) {
+  testing::CommandResult r = Arbiter("analyze --timing -",
+                                     "8/8/8/8/8/8/8/K5Rk w white\n"
+                                     "8/8/8/8/8/8/8/K5Rk w - - black\n"
+                                     "8/8/8/8/8/8/8/K5Rk w\n"
+                                     "8/8/8/8/8/8/8/K5Rk w - - 0 1 purple\n");
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 4u) << r.out;
+  EXPECT_PRED_FORMAT2(testing::Contains, lines[0], "\"fen\": \"8/8/8/8/8/8/8/K5Rk w - - 0 1\"");
+  EXPECT_PRED_FORMAT2(testing::Contains, lines[0],
+                      "\"white_can_mate\": \"yes\", \"black_can_mate\": null");
+  EXPECT_PRED_FORMAT2(testing::Contains, lines[0], "\"black\": null");
+  EXPECT_PRED_FORMAT2(testing::Contains, lines[0], "\"microseconds\": ");
+  EXPECT_PRED_FORMAT2(testing::Contains, lines[1],
+                      "\"white_can_mate\": null, \"black_can_mate\": \"no\"");
+  EXPECT_PRED_FORMAT2(testing::Contains, lines[2],
+                      "\"white_can_mate\": \"yes\", \"black_can_mate\": \"no\"");
+  EXPECT_PRED_FORMAT2(testing::Contains, lines[3], "\"error\"");  // not a side: a bad FEN
+  EXPECT_EQ(r.exit_code, 1);
+}
+
 TEST(Cli, VerifyBundledExampleInAllFormats) {
   std::string example = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
   ASSERT_TRUE(std::filesystem::exists(example));

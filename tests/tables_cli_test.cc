@@ -21,8 +21,9 @@ using ::arbiter::testing::Contains;
 using ::arbiter::testing::Lines;
 
 // Runs the arbiter binary with `args` (shell words). ARBITER_TABLES is
-// cleared unless `env` sets it, so that the caller's environment cannot
-// change what is tested.
+// cleared unless `env` sets it, and the per-user cache is a scratch
+// directory of this process unless `env` sets XDG_CACHE_HOME, so that the
+// caller's environment and earlier runs cannot change what is tested.
 struct Output {
   int exit_code;
   std::string out, err;
@@ -31,8 +32,12 @@ Output Arbiter(const std::string& args, const std::string& env = "") {
   const std::string err_file =
       (fs::temp_directory_path() / ("arbiter_tables_cli_" + std::to_string(::getpid()) + ".err"))
           .string();
-  const std::string cmd = "env -u ARBITER_TABLES -u ARBITER_SYZYGY " + env + " " +
-                          std::string(ARBITER_BINARY_DIR) + "/arbiter " + args + " 2>" + err_file;
+  const std::string cache =
+      (fs::temp_directory_path() / ("arbiter_tables_cli_cache_" + std::to_string(::getpid())))
+          .string();
+  const std::string cmd = "env -u ARBITER_TABLES -u ARBITER_SYZYGY XDG_CACHE_HOME=" + cache + " " +
+                          env + " " + std::string(ARBITER_BINARY_DIR) + "/arbiter " + args + " 2>" +
+                          err_file;
   testing::CommandResult r = testing::RunCommand(cmd);
   std::ifstream in(err_file);
   std::string err(std::istreambuf_iterator<char>(in), {});
@@ -120,12 +125,51 @@ TEST_F(TablesCli, AnalyzeAndVerifyAnswerTheSameWithTables) {
 }
 
 TEST_F(TablesCli, AnalyzeSavesTheTablesItGenerates) {
-  // The directory need not exist: the first save creates it.
+  // The directory need not exist: the first save creates it. The run says
+  // once what the tables cost and where they went.
   Output r = Arbiter(kAnalyze + " --tables " + dir_);
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_EQ(r.out, Arbiter(kAnalyze).out);
-  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, Arbiter(kAnalyze + " --tables ''").out);
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_PRED_FORMAT2(Contains, r.err, "arbiter analyze: generated 6 retrograde tables in ");
+  EXPECT_PRED_FORMAT2(Contains, r.err, " s, stored in " + dir_ + " for later runs");
   EXPECT_EQ(Files(), kKPvKFiles);
+  // The next run loads them and has nothing to say.
+  r = Arbiter(kAnalyze + " --tables " + dir_);
+  EXPECT_EQ(r.err, "");
+}
+
+// Without --tables or ARBITER_TABLES, the tables go to the per-user cache:
+// $XDG_CACHE_HOME/arbiter/tables, else ~/.cache/arbiter/tables; with
+// neither variable, or with --tables '', they stay in memory.
+TEST_F(TablesCli, DefaultCacheIsPerUser) {
+  const std::string xdg = dir_ + "/xdg";
+  Output first = Arbiter(kAnalyze, "XDG_CACHE_HOME=" + xdg);
+  EXPECT_EQ(first.exit_code, 0);
+  EXPECT_PRED_FORMAT2(Contains, first.err, "stored in " + xdg + "/arbiter/tables for later runs");
+  EXPECT_TRUE(fs::exists(xdg + "/arbiter/tables/KPvK.arbt"));
+  Output second = Arbiter(kAnalyze, "XDG_CACHE_HOME=" + xdg);
+  EXPECT_EQ(second.out, first.out);
+  EXPECT_EQ(second.err, "");  // a warm cache: nothing generated
+
+  const std::string home = dir_ + "/home";
+  Output r = Arbiter(kAnalyze, "XDG_CACHE_HOME= HOME=" + home);
+  EXPECT_EQ(r.out, first.out);
+  EXPECT_TRUE(fs::exists(home + "/.cache/arbiter/tables/KPvK.arbt"));
+
+  r = Arbiter(kAnalyze + " --tables ''", "XDG_CACHE_HOME=" + dir_ + "/unused");
+  EXPECT_EQ(r.out, first.out);
+  EXPECT_PRED_FORMAT2(Contains, r.err, "kept in memory for this run only");
+  EXPECT_FALSE(fs::exists(dir_ + "/unused"));
+
+  // A cache that cannot be created (below a file) costs one warning.
+  fs::create_directories(dir_);
+  std::ofstream(dir_ + "/plain_file") << "x";
+  r = Arbiter(kAnalyze, "XDG_CACHE_HOME=" + dir_ + "/plain_file");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, first.out);
+  EXPECT_EQ(Lines(r.err).size(), 1u) << r.err;
+  EXPECT_PRED_FORMAT2(Contains, r.err, "arbiter analyze: warning: cannot save retrograde table");
 }
 
 TEST_F(TablesCli, UnusableDirectories) {

@@ -388,8 +388,8 @@ class Wall {
 
   const Position& pos_;
   std::vector<Man> men_;
-  Bitboard obstacles_ = 0;  // bound pawns that cannot be removed
-  Bitboard walls_ = 0;      // ... and cannot move either: permanent
+  Bitboard obstacles_ = 0;              // bound pawns that cannot be removed
+  Bitboard walls_ = 0;                  // ... and cannot move either: permanent
   Bitboard fixed_attacks_[2] = {0, 0};  // ComputeFixedAttacks
 };
 

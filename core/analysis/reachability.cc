@@ -54,14 +54,43 @@ bool MayHaveLocked(const Position& pos, Move last) {
 // such a position is a leaf of the exploration (lines that lock the pawns
 // or shed the last mating material are cut there). The fortress proof costs
 // more than expanding a node, so it is tried at the start and where the
-// last move may have closed the position (MayHaveLocked); a quiet move that
-// walks a piece into a cage is cut at the next such move, or not at all
-// (the exploration is then longer, never wrong).
-bool StaticallyDenied(const Position& pos, Color winner, StaticCuts cuts, bool try_fortress) {
-  if (HasInsufficientMaterial(pos, winner)) return true;
-  return cuts == StaticCuts::kMaterialAndFortress && try_fortress &&
-         FortressDeniesMate(pos, winner);
-}
+// last move may have closed the position (MayHaveLocked), and at most once
+// per pawn structure and material that it failed on: the men's placement
+// decides it too, but the next structure is where a line usually locks.
+// Skipping the proof is never wrong, only a longer exploration.
+class StaticCutter {
+ public:
+  StaticCutter(Color winner, StaticCuts cuts) : winner_(winner), cuts_(cuts) {}
+
+  bool Denied(const Position& pos, bool may_have_locked) {
+    if (HasInsufficientMaterial(pos, winner_)) return true;
+    if (cuts_ != StaticCuts::kMaterialAndFortress || !may_have_locked) return false;
+    uint64_t material = 0;
+    for (Bitboard men = pos.pieces() & ~pos.pieces(kPawn); men;)
+      material = material * 13 + uint64_t(pos.piece_on(PopLsb(men)));
+    const Structure key{pos.pieces(kWhite, kPawn), pos.pieces(kBlack, kPawn), material};
+    if (failed_.contains(key)) return false;
+    if (FortressDeniesMate(pos, winner_)) return true;
+    failed_.insert(key);
+    return false;
+  }
+
+ private:
+  struct Structure {
+    Bitboard white_pawns, black_pawns;
+    uint64_t material;  // the other men, by square order (not placement)
+    bool operator==(const Structure& o) const {
+      return white_pawns == o.white_pawns && black_pawns == o.black_pawns && material == o.material;
+    }
+    template <typename H>
+    friend H AbslHashValue(H h, const Structure& s) {
+      return H::combine(std::move(h), s.white_pawns, s.black_pawns, s.material);
+    }
+  };
+  Color winner_;
+  StaticCuts cuts_;
+  absl::flat_hash_set<Structure> failed_;
+};
 
 }  // namespace
 
@@ -71,6 +100,7 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
   Position pos = start;
   // Open addressing: a node-based set would allocate for every position.
   absl::flat_hash_set<Packed, PackedHash> seen;
+  StaticCutter cutter(winner, cuts);
   // Explicit DFS stack. The moves of all levels share one arena, so a level
   // costs its few moves rather than a full move array: paths can be as long
   // as the number of positions explored.
@@ -86,7 +116,7 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
   auto enter = [&](std::optional<Move> last) -> bool {
     if (!seen.insert(Pack(pos)).second) return false;
     ++result.positions;
-    if (StaticallyDenied(pos, winner, cuts, !last || MayHaveLocked(pos, *last))) return false;
+    if (cutter.Denied(pos, !last || MayHaveLocked(pos, *last))) return false;
     MoveList moves(pos);
     if (moves.size() > 1) result.only_forced_moves = false;
     if (moves.empty()) return false;  // mate (checked by the caller) or stalemate
@@ -131,6 +161,7 @@ ReachabilityResult ShortestReachableMate(const Position& start, Color winner,
   };
   std::vector<Node> nodes{{0, Move()}};
   absl::flat_hash_set<Packed, PackedHash> seen{Pack(start)};
+  StaticCutter cutter(winner, cuts);
   result.positions = 1;
   auto line_to = [&](uint32_t i, std::vector<Move>* out) {
     out->clear();
@@ -163,8 +194,7 @@ ReachabilityResult ShortestReachableMate(const Position& start, Color winner,
     next.clear();
     for (uint32_t index : frontier) {
       go_to(index);
-      if (StaticallyDenied(pos, winner, cuts, index == 0 || MayHaveLocked(pos, nodes[index].move)))
-        continue;
+      if (cutter.Denied(pos, index == 0 || MayHaveLocked(pos, nodes[index].move))) continue;
       MoveList moves(pos);
       if (moves.size() > 1) result.only_forced_moves = false;
       for (Move m : moves) {

@@ -63,7 +63,7 @@ constexpr int kGuidedMaxPlies = 120;
 // static proofs): the longer dive gets this many nodes per unit of budget.
 // Measured on CHA's test vector: at 200,000 the dive proves "yes" in about
 // 25 of 30 locked positions where a quarter of that failed.
-constexpr uint64_t kDiveNodesPerBudget = 2;
+constexpr uint64_t kDiveNodesPerBudget = 10;
 
 MateAbility FromReachability(const Position& pos, Color side, const ReachabilityResult& r) {
   MateAbility out;
