@@ -16,6 +16,11 @@ if [ -z "${ARBITER_SHARED:-}" ] && [ -d ../shared ]; then
   export ARBITER_SHARED="$(cd ../shared && pwd)"
 fi
 export PATH="$PATH:/usr/games"
+# The retrograde tables the tests generate are shared by every test process
+# through one directory in the build tree (each table is generated once per
+# build instead of once per process); tests of the table store and of the
+# --tables option use directories of their own.
+export ARBITER_TABLES="${ARBITER_TABLES:-$PWD/build/test-tables}"
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
 
 # Every fuzz target briefly under ASan and UBSan (clang, build-fuzz/): its

@@ -65,13 +65,13 @@ TEST(Cli, AnalyzeBatchKeepsOrderAndReportsBadLines) {
 // rights, no e.p. square and fresh clocks. --timing adds each record's time.
 TEST(Cli, AnalyzeBatchTakesChaLines) {
   testing::CommandResult r = Arbiter("analyze --timing -",
-                                     "8/8/8/8/8/8/8/K5Rk w white\n"
-                                     "8/8/8/8/8/8/8/K5Rk w - - black\n"
-                                     "8/8/8/8/8/8/8/K5Rk w\n"
-                                     "8/8/8/8/8/8/8/K5Rk w - - 0 1 purple\n");
+                                     "7k/8/8/8/8/8/8/KR6 w white\n"
+                                     "7k/8/8/8/8/8/8/KR6 w - - black\n"
+                                     "7k/8/8/8/8/8/8/KR6 w\n"
+                                     "7k/8/8/8/8/8/8/KR6 w - - 0 1 purple\n");
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 4u) << r.out;
-  EXPECT_PRED_FORMAT2(testing::Contains, lines[0], "\"fen\": \"8/8/8/8/8/8/8/K5Rk w - - 0 1\"");
+  EXPECT_PRED_FORMAT2(testing::Contains, lines[0], "\"fen\": \"7k/8/8/8/8/8/8/KR6 w - - 0 1\"");
   EXPECT_PRED_FORMAT2(testing::Contains, lines[0],
                       "\"white_can_mate\": \"yes\", \"black_can_mate\": null");
   EXPECT_PRED_FORMAT2(testing::Contains, lines[0], "\"black\": null");
