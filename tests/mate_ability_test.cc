@@ -195,8 +195,8 @@ TEST(MateAbility, ComposedOnlyMateTwentyThreeMovesAway) {
 // before the breadth-first search does: a longer line, which is evidence
 // all the same.
 TEST(MateAbility, ComposedOnlyMateTwentyFiveMovesAway) {
-  ExpectOnlyMateFound(FromFen("8/1p5p/1Pp5/k1P2p2/1pP2p2/KPp2p1P/2P2P1P/1B6 w - - 0 1"), 49,
-                      100000, {}, /*analysis_finds_shortest=*/false);
+  ExpectOnlyMateFound(FromFen("8/1p5p/1Pp5/k1P2p2/1pP2p2/KPp2p1P/2P2P1P/1B6 w - - 0 1"), 49, 100000,
+                      {}, /*analysis_finds_shortest=*/false);
 }
 
 // The farthest only-mate so far: 61 plies (31 White moves). The 49 above
