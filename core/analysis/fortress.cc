@@ -103,7 +103,13 @@ class Wall {
       const Piece p = pos.piece_on(s);
       Man m{s, ColorOf(p), TypeOf(p)};
       m.bound = m.type == kPawn;
-      m.stuck = m.type != kPawn && MayBeStuck(pos, s);
+      // A king or rook that may still castle is never stuck: in Chess960
+      // the rook may jump over a king that does not move (king on g1, rook
+      // from h1 to f1), which no flood with the king as a wall allows.
+      const bool castles = pos.castling_rights() &
+                           (m.color == kWhite ? (kWhiteOO | kWhiteOOO) : (kBlackOO | kBlackOOO));
+      m.stuck = m.type != kPawn && MayBeStuck(pos, s) &&
+                !(castles && (m.type == kKing || m.type == kRook));
       men_.push_back(m);
     }
     // An e.p. capture possible now lands on an empty square that no region

@@ -32,9 +32,10 @@
 //   square) lands on an empty square no flood accounts for: the pawns that
 //   may make it start free, and the pawn that moved may be taken.
 // - Castling, standard or Chess960, moves the king through squares that must
-//   be empty and unattacked and the rook along its rank through empty
-//   squares, so the step-by-step floods cover it; castling rights need no
-//   special case.
+//   be empty and unattacked and the rook along its rank through squares
+//   empty but for its king, so the step-by-step floods cover it as long as
+//   neither is a wall: a king or rook whose side may still castle is never
+//   stuck (a Chess960 rook may jump over a king that stays on its square).
 // - The move-count rules and repetitions only end games sooner; ignoring
 //   them over-approximates what can happen.
 // - Mate: the losing king stands on a square of its region that some
