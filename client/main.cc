@@ -34,7 +34,7 @@ constexpr char kUsage[] =
     "        fields, and a line \"FEN white\" (or black) asks about that side only,\n"
     "        as CHA does. --timing adds each record's \"microseconds\".\n"
     "        --budget bounds the search per side (positions, default 200000;\n"
-    "        the guided dive gets ten nodes per unit); --table-mb its table\n"
+    "        the guided dive gets 20 nodes per unit); --table-mb its table\n"
     "        (default 16).\n"
     "        --syzygy adds \"tablebase\": the Syzygy value under the 50-move rule\n"
     "        (category, dtz, win_within_50) and every move, best first; null when\n"

@@ -191,7 +191,7 @@ TEST(MateAbility, ComposedOnlyMateTwentyThreeMovesAway) {
 // gone; Black's 8 need 4 and 6 white men are gone; c2, f2, h2, b7 and h7
 // are unmoved; the light bishop reached b1 by c4 and a2 before the pawns
 // stood there; White is in check from ...b5-b4, Black's last move.
-// The guided dive, with ten nodes per unit of budget, reaches a mate there
+// The guided dive, with 20 nodes per unit of budget, reaches a mate there
 // before the breadth-first search does: a longer line, which is evidence
 // all the same.
 TEST(MateAbility, ComposedOnlyMateTwentyFiveMovesAway) {
