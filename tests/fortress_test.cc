@@ -11,6 +11,7 @@
 
 #include "core/analysis/guided_mate_search.h"
 #include "core/analysis/reachability.h"
+#include "core/chess/random_placement.h"
 #include "tests/test_support.h"
 
 namespace arbiter {
@@ -45,6 +46,32 @@ TEST(Fortress, NeverDeniesAMateThatSearchFinds) {
       positions, fortresses, exhaustive_confirmed);
   EXPECT_GT(fortresses, 200);
   EXPECT_GT(exhaustive_confirmed, 50);
+}
+
+// The same on the adversarial families (AdversarialWallFen: e.p. squares,
+// castling rights standard and Chess960, free and promoting pawns): every
+// position the proof closes is explored without it, exhaustively or up to
+// the budget, and no mate may turn up.
+TEST(Fortress, NeverDeniesAMateOnAdversarialFamilies) {
+  std::mt19937 rng(20261127);
+  for (WallFamily family : kAllWallFamilies) {
+    int positions = 0, fortresses = 0, exhaustive_confirmed = 0;
+    while (positions < 3000) {
+      absl::StatusOr<Position> pos = Position::FromFen(AdversarialWallFen(family, rng));
+      if (!pos.ok()) continue;
+      ++positions;
+      for (Color side : {kWhite, kBlack}) {
+        if (!FortressDeniesMate(*pos, side)) continue;
+        ++fortresses;
+        SCOPED_TRACE(pos->Fen() + (side == kWhite ? " white" : " black"));
+        ReachabilityResult r = ExploreReachable(*pos, side, 20000, StaticCuts::kMaterialOnly);
+        EXPECT_NE(r.outcome, ReachabilityResult::kMateFound) << "exploration found a mate";
+        if (r.outcome == ReachabilityResult::kNoMate) ++exhaustive_confirmed;
+      }
+    }
+    std::printf("%s: %d positions, %d fortress verdicts, %d also proven exhaustively\n",
+                ToString(family), positions, fortresses, exhaustive_confirmed);
+  }
 }
 
 TEST(Fortress, LabelledWalls) {
