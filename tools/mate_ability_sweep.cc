@@ -27,6 +27,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/chess/movegen.h"
@@ -38,32 +39,34 @@
 namespace arbiter {
 namespace {
 
-bool Zeroing(const Position& pos, Move m) {
-  return m.kind() == Move::kEnPassant || TypeOf(pos.piece_on(m.from())) == kPawn ||
-         (m.kind() != Move::kCastling && !pos.empty(m.to()));
-}
-
 // The exhaustive check of a "no": breadth-first over every reachable
 // position, ignoring the move-count rules. With the halfmove clock running
 // (the near-limit family), the lines before the clock restarts are played
 // out first under the 75-move rule, and each position a capture or pawn
 // move leads to is searched as above: a mate found either way refutes the
-// "no". `line` gets the moves of the refutation.
-tools::HelpmateSearch CheckNo(Position& pos, Color side, size_t cap, std::string* line) {
-  if (pos.halfmove_clock() == 0) return tools::ShortestHelpmate(pos, side, cap, line);
+// "no". `line` gets the moves of the refutation. `searched` keeps the
+// verdict of each position already searched without a mate (by Zobrist key
+// and clock): the lines before the limit transpose all the time.
+using Searched = std::unordered_map<uint64_t, tools::HelpmateSearch>;
+tools::HelpmateSearch CheckNo(Position& pos, Color side, size_t cap, std::string* line,
+                              Searched& searched) {
+  const uint64_t key = pos.key() ^ (uint64_t(pos.halfmove_clock()) * 0x9E3779B97F4A7C15ull);
+  if (auto it = searched.find(key); it != searched.end()) return it->second;
+  if (pos.halfmove_clock() == 0) {
+    const tools::HelpmateSearch verdict = tools::ShortestHelpmate(pos, side, cap, line);
+    if (verdict.plies < 0) searched[key] = verdict;
+    return verdict;
+  }
   tools::HelpmateSearch verdict{-1, true, 0};
   if (pos.halfmove_clock() >= 150) return verdict;  // drawn by 9.6.2
   for (Move m : MoveList(pos)) {
     const std::string uci = ToUci(pos, m);
-    const bool zeroing = Zeroing(pos, m);
     pos.DoMove(m);
     tools::HelpmateSearch after{-1, true, 0};
     if (pos.in_check() && pos.side_to_move() != side && !HasLegalMove(pos)) {
       after = {0, true, 1};
-    } else if (zeroing) {
-      after = tools::ShortestHelpmate(pos, side, cap, line);
     } else {
-      after = CheckNo(pos, side, cap, line);
+      after = CheckNo(pos, side, cap, line, searched);  // a zeroing move restarts the clock
     }
     pos.UndoMove(m);
     verdict.states += after.states;
@@ -73,6 +76,7 @@ tools::HelpmateSearch CheckNo(Position& pos, Color side, size_t cap, std::string
     }
     verdict.complete = verdict.complete && after.complete;
   }
+  searched[key] = verdict;
   return verdict;
 }
 
@@ -125,7 +129,8 @@ int Run(int argc, char** argv) {
         ++n.no;
         std::string line;
         Position work = *pos;
-        const tools::HelpmateSearch search = CheckNo(work, side, cap, &line);
+        Searched searched;
+        const tools::HelpmateSearch search = CheckNo(work, side, cap, &line, searched);
         if (search.plies >= 0) {
           ++n.disagree;
           std::printf("DISAGREE %s %s: proof %s, yet mate in %d plies: %s\n", pos->Fen().c_str(),
