@@ -112,12 +112,12 @@ TEST(MateAbilitySweep, ConfirmsTheAnswersNoOnASmallSample) {
 // the e.p. family find a dozen wrong "no" answers (docs/can_mate.md).
 TEST(MateAbilitySweep, AdversarialFamiliesSlice) {
   const testing::CommandResult r =
-      Tool("mate_ability_sweep", "--seed 3 --positions 25 --family all");
+      Tool("mate_ability_sweep", "--seed 3 --positions 100 --family all");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   for (const char* family : {"plain", "en_passant", "castling", "chess960_castling", "free_pawn",
                              "promotion", "near_move_limit"})
     EXPECT_PRED_FORMAT2(testing::Contains, r.out,
-                        std::string("seed 3, family ") + family + ": 25 positions, ");
+                        std::string("seed 3, family ") + family + ": 100 positions, ");
   EXPECT_EQ(r.out.find("DISAGREE"), std::string::npos) << r.out;
   std::printf("%s", r.out.c_str());
 }
