@@ -20,16 +20,24 @@ namespace {
 using testing::FromFen;
 using testing::RandomWallFen;
 
-TEST(Fortress, NeverDeniesAMateThatSearchFinds) {
-  std::mt19937 rng(20261122);
+struct Verdicts {
   int positions = 0, fortresses = 0, exhaustive_confirmed = 0;
-  for (int i = 0; i < 40000; ++i) {
-    absl::StatusOr<Position> pos = Position::FromFen(RandomWallFen(rng));
+};
+
+// Draws `count` legal positions from `draw` and holds every fortress verdict
+// on them to searches that do not use the proof: the guided mate search and
+// an exploration of every reachable position (up to 20,000), neither of
+// which may find a mate.
+template <typename Draw>
+Verdicts HoldFortressToSearch(int count, Draw draw) {
+  Verdicts n;
+  while (n.positions < count) {
+    absl::StatusOr<Position> pos = Position::FromFen(draw());
     if (!pos.ok()) continue;
-    ++positions;
+    ++n.positions;
     for (Color side : {kWhite, kBlack}) {
       if (!FortressDeniesMate(*pos, side)) continue;
-      ++fortresses;
+      ++n.fortresses;
       SCOPED_TRACE(pos->Fen() + (side == kWhite ? " white" : " black"));
       Position work = *pos;
       std::vector<Move> line;
@@ -37,40 +45,32 @@ TEST(Fortress, NeverDeniesAMateThatSearchFinds) {
       EXPECT_FALSE(guided.Find(work, 60, &line)) << "guided search found a mate";
       ReachabilityResult r = ExploreReachable(*pos, side, 20000, StaticCuts::kMaterialOnly);
       EXPECT_NE(r.outcome, ReachabilityResult::kMateFound) << "exploration found a mate";
-      if (r.outcome == ReachabilityResult::kNoMate) ++exhaustive_confirmed;
+      if (r.outcome == ReachabilityResult::kNoMate) ++n.exhaustive_confirmed;
     }
   }
+  return n;
+}
+
+TEST(Fortress, NeverDeniesAMateThatSearchFinds) {
+  std::mt19937 rng(20261122);
+  const Verdicts n = HoldFortressToSearch(30130, [&] { return RandomWallFen(rng); });
   std::printf(
       "%d random wall positions, %d fortress verdicts, %d also proven by exhaustive "
       "exploration\n",
-      positions, fortresses, exhaustive_confirmed);
-  EXPECT_GT(fortresses, 200);
-  EXPECT_GT(exhaustive_confirmed, 50);
+      n.positions, n.fortresses, n.exhaustive_confirmed);
+  EXPECT_GT(n.fortresses, 200);
+  EXPECT_GT(n.exhaustive_confirmed, 50);
 }
 
 // The same on the adversarial families (AdversarialWallFen: e.p. squares,
-// castling rights standard and Chess960, free and promoting pawns): every
-// position the proof closes is explored without it, exhaustively or up to
-// the budget, and no mate may turn up.
+// castling rights standard and Chess960, free and promoting pawns, the
+// 75-move limit).
 TEST(Fortress, NeverDeniesAMateOnAdversarialFamilies) {
   std::mt19937 rng(20261127);
   for (WallFamily family : kAllWallFamilies) {
-    int positions = 0, fortresses = 0, exhaustive_confirmed = 0;
-    while (positions < 3000) {
-      absl::StatusOr<Position> pos = Position::FromFen(AdversarialWallFen(family, rng));
-      if (!pos.ok()) continue;
-      ++positions;
-      for (Color side : {kWhite, kBlack}) {
-        if (!FortressDeniesMate(*pos, side)) continue;
-        ++fortresses;
-        SCOPED_TRACE(pos->Fen() + (side == kWhite ? " white" : " black"));
-        ReachabilityResult r = ExploreReachable(*pos, side, 20000, StaticCuts::kMaterialOnly);
-        EXPECT_NE(r.outcome, ReachabilityResult::kMateFound) << "exploration found a mate";
-        if (r.outcome == ReachabilityResult::kNoMate) ++exhaustive_confirmed;
-      }
-    }
+    const Verdicts n = HoldFortressToSearch(3000, [&] { return AdversarialWallFen(family, rng); });
     std::printf("%s: %d positions, %d fortress verdicts, %d also proven exhaustively\n",
-                ToString(family), positions, fortresses, exhaustive_confirmed);
+                ToString(family), n.positions, n.fortresses, n.exhaustive_confirmed);
   }
 }
 
