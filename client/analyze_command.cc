@@ -9,6 +9,8 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "client/args.h"
 #include "client/commands.h"
 #include "client/remote.h"
@@ -37,7 +39,7 @@ std::string Text(const Position& pos, const Assessment& a) {
   std::string out = absl::StrCat("Position: ", pos.Fen(), "\nStatus:   ", ToString(a.status));
   if (a.status != GameStatus::kOngoing) absl::StrAppend(&out, " (FIDE ", ArticleOf(a.status), ")");
   for (Color c : {kWhite, kBlack}) {
-    if (a.only_side && *a.only_side != c) continue;
+    if (!a.Asked(c)) continue;
     const MateAbility& m = c == kWhite ? a.white : a.black;
     absl::StrAppend(&out, "\n", c == kWhite ? "White" : "Black", " can mate: ", ToString(m.answer));
     if (!m.proof.empty()) absl::StrAppend(&out, " (proof: ", m.proof, ")");
@@ -131,24 +133,15 @@ struct BatchQuery {
 };
 
 BatchQuery ParseBatchLine(std::string_view line) {
-  std::vector<std::string_view> words;
-  for (size_t i = 0; i < line.size();) {
-    const size_t start = line.find_first_not_of(" \t", i);
-    if (start == std::string_view::npos) break;
-    size_t end = line.find_first_of(" \t", start);
-    if (end == std::string_view::npos) end = line.size();
-    words.push_back(line.substr(start, end - start));
-    i = end;
-  }
+  // (Debian's abseil has a string_view of its own.)
+  std::vector<absl::string_view> words = absl::StrSplit(absl::string_view(line.data(), line.size()),
+                                                        absl::ByAnyChar(" \t"), absl::SkipEmpty());
   BatchQuery q;
   if (words.size() > 1 && (words.back() == "white" || words.back() == "black")) {
     q.only_side = words.back() == "white" ? kWhite : kBlack;
     words.pop_back();
   }
-  for (std::string_view w : words) {
-    if (!q.fen.empty()) q.fen += ' ';
-    q.fen += w;
-  }
+  q.fen = absl::StrJoin(words, " ");
   if (words.size() == 2) q.fen += " - -";
   return q;
 }

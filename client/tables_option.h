@@ -54,11 +54,6 @@ inline absl::Status ConfigureTablesFrom(const Args& args) {
   return ConfigureSharedRetrogradeTables(dir);
 }
 
-// After a command: one stderr line per problem the table directory had,
-// so that stdout stays as it was. A table that could not be saved costs
-// only time (it is generated again next run); a cache file that could not
-// be used means the positions it covers were analysed without it (their
-// can-mate answers fell back to the searches, possibly "unknown").
 // After a command, on stderr so that stdout stays as it was: what the
 // retrograde tables cost this run, once, and one line per problem the table
 // directory had. A run that generated tables says how many and how long

@@ -343,8 +343,8 @@ v1::Assessment ToProto(const PositionAnalysis& a) {
   out.set_chess960(pos.chess960());
   out.set_status(ToProto(a.assessment.status));
   if (a.assessment.only_side) out.set_only_side(ToProto(*a.assessment.only_side));
-  if (a.assessment.only_side != kBlack) ToProto(pos, a.assessment.white, out.mutable_white());
-  if (a.assessment.only_side != kWhite) ToProto(pos, a.assessment.black, out.mutable_black());
+  if (a.assessment.Asked(kWhite)) ToProto(pos, a.assessment.white, out.mutable_white());
+  if (a.assessment.Asked(kBlack)) ToProto(pos, a.assessment.black, out.mutable_black());
   if (a.assessment.dead) out.set_dead(*a.assessment.dead);
   v1::DrawClaims* c = out.mutable_claims();
   c->set_threefold_now(a.assessment.claims.threefold_now);

@@ -57,12 +57,17 @@ namespace {
 
 using Board = std::array<std::array<char, 8>, 8>;  // [rank][file], '.' empty
 
+Board EmptyBoard() {
+  Board board;
+  for (auto& rank : board) rank.fill('.');
+  return board;
+}
+
 // Locked pairs (a white pawn with a black pawn directly in front) on most
 // files, the rank of neighbouring pairs differing by one so that they form
 // chains rather than attack each other.
 Board WallPawns(std::mt19937& rng) {
-  Board board;
-  for (auto& rank : board) rank.fill('.');
+  Board board = EmptyBoard();
   int rank = 2 + int(rng() % 3);  // white pawn of the first pair
   for (int file = 0; file < 8; ++file) {
     rank = std::clamp(rank + (rng() % 2 ? 1 : -1), 1, 5);
@@ -103,8 +108,7 @@ std::string Extras(std::mt19937& rng, int most, std::string_view kinds = "BBbbNn
 // ranks, alternating, each with a black pawn in front) or its mirror image
 // high on the board: the men on the back rank behind it are shut in.
 Board ShutInWall(bool low) {
-  Board board;
-  for (auto& rank : board) rank.fill('.');
+  Board board = EmptyBoard();
   for (int file = 0; file < 8; ++file) {
     const int rank = (low ? 1 : 4) + file % 2;
     board[rank][file] = 'P';

@@ -145,8 +145,8 @@ Assessment Assess(Game& game, const MateSearchOptions& options, std::optional<Co
   const Position& pos = game.position();
   Assessment a;
   a.only_side = only_side;
-  if (only_side != kBlack) a.white = AnalyzeMateAbility(pos, kWhite, options);
-  if (only_side != kWhite) a.black = AnalyzeMateAbility(pos, kBlack, options);
+  if (a.Asked(kWhite)) a.white = AnalyzeMateAbility(pos, kWhite, options);
+  if (a.Asked(kBlack)) a.black = AnalyzeMateAbility(pos, kBlack, options);
   a.status = Ending(game, MoveList(pos).size(), a.white, a.black);
   if (a.status == GameStatus::kCheckmate) {
     // The side that delivered mate evidently could: an empty line.

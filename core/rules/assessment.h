@@ -40,6 +40,7 @@ struct Assessment {
   // Set when only this side's mate ability was asked for; the other side's
   // MateAbility is then left unknown and is not reported.
   std::optional<Color> only_side;
+  bool Asked(Color c) const { return !only_side || *only_side == c; }
 };
 
 // Checkmate and stalemate take precedence over the automatic draws of 9.6

@@ -62,7 +62,7 @@ std::string AssessmentJson(const Position& pos, const Assessment& a,
   else
     o.Add("article", ArticleOf(a.status));
   // A side that was not asked about is reported as null, not "unknown".
-  const bool white_asked = a.only_side != kBlack, black_asked = a.only_side != kWhite;
+  const bool white_asked = a.Asked(kWhite), black_asked = a.Asked(kBlack);
   if (white_asked)
     o.Add("white_can_mate", ToString(a.white.answer));
   else
