@@ -734,9 +734,9 @@ void TableBuilder::Store(uint64_t base) {
       code = w.val >= -100 ? uint8_t(kLossCode - w.val) : kBlessedLossCode;
     }
     if (code == kCursedWinCode || code == kBlessedLossCode) t_.long_dtz_[slot] = w.val;
-    t_.code_[slot] = code;
+    t_.code_.Mutable(slot) = code;
     for (Color c : {kWhite, kBlack}) {
-      t_.mate_[2 * slot + c] = mate_[c][r];
+      t_.mate_.Mutable(2 * slot + c) = mate_[c][r];
       can_mate_[c] |= mate_[c][r] != kNoMateCode;
     }
   }
@@ -809,10 +809,10 @@ void TableBuilder::BuildSlice(uint64_t base, const Square* pawn_sq) {
 absl::Status TableBuilder::Build() {
   InitBitboards();
   if (absl::Status s = PrepareExits(); !s.ok()) return s;
-  t_.code_.assign(layout_.size(), kIllegalCode);
+  t_.code_ = TableArray(layout_.size(), kIllegalCode);
   // Both colours interleaved while building (a probe of both during the
   // forward pass reads one cache line); compacted at the end.
-  t_.mate_.assign(2 * layout_.size(), kNoMateCode);
+  t_.mate_ = TableArray(2 * layout_.size(), kNoMateCode);
   t_.mate_stride_ = 2;
   t_.mate_offset_ = {0, 1};
   for (Color c : {kWhite, kBlack}) mate_buckets_[c].assign(kMaxMateCode + 1, {});
@@ -862,7 +862,7 @@ absl::Status TableBuilder::Build() {
       kept.resize(layout_.size());
       for (uint64_t slot = 0; slot < layout_.size(); ++slot) kept[slot] = t_.mate_[2 * slot + keep];
     }
-    t_.mate_ = std::move(kept);
+    t_.mate_ = TableArray(std::move(kept));
     t_.mate_stride_ = keep >= 0 ? 1 : 0;
     for (Color c : {kWhite, kBlack}) t_.mate_offset_[c] = int8_t(c == keep ? 0 : -1);
   }
@@ -895,12 +895,30 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeTable::Generate
 }
 
 size_t RetrogradeTable::bytes() const {
-  return sizeof(*this) + code_.capacity() + mate_.capacity() +
+  return sizeof(*this) + code_.size() + mate_.size() +
          long_dtz_.size() * (sizeof(uint64_t) + sizeof(int16_t) + 2 * sizeof(void*)) +
          subtables_.capacity() * sizeof(subtables_[0]);
 }
 
-std::string RetrogradeTable::Inconsistency() const {
+void RetrogradeTable::CodeTally::Add(const uint8_t* codes, size_t count) {
+  // Byte-wide counters over blocks of 255 codes, so that the loop
+  // vectorises without widening.
+  for (size_t begin = 0; begin < count; begin += 255) {
+    const size_t end = std::min(count, begin + 255);
+    uint8_t block_legal = 0, block_long = 0, block_out = 0;
+    for (size_t i = begin; i < end; ++i) {
+      const uint8_t code = codes[i];
+      block_legal += code != kIllegalCode;
+      block_long += code >= kCursedWinCode;
+      block_out += code > kBlessedLossCode;
+    }
+    legal += block_legal;
+    long_codes += block_long;
+    out_of_range += block_out;
+  }
+}
+
+std::string RetrogradeTable::Inconsistency(const CodeTally& codes) const {
   if (code_.size() != layout_.size())
     return absl::StrCat(code_.size(), " code bytes for ", layout_.size(), " slots");
   const bool mate_layout_ok =
@@ -914,22 +932,7 @@ std::string RetrogradeTable::Inconsistency() const {
   }
   if (mate_.size() != code_.size() * size_t(mate_stride_))
     return absl::StrCat(mate_.size(), " mate-distance bytes for ", code_.size(), " slots");
-  // Byte-wide counters over blocks of 255 slots, so that the loop
-  // vectorises without widening (546 MB for the 3-4-man set).
-  uint64_t legal = 0, long_codes = 0, out_of_range = 0;
-  for (size_t begin = 0; begin < code_.size(); begin += 255) {
-    const size_t end = std::min(code_.size(), begin + 255);
-    uint8_t block_legal = 0, block_long = 0, block_out = 0;
-    for (size_t i = begin; i < end; ++i) {
-      const uint8_t code = code_[i];
-      block_legal += code != kIllegalCode;
-      block_long += code >= kCursedWinCode;
-      block_out += code > kBlessedLossCode;
-    }
-    legal += block_legal;
-    long_codes += block_long;
-    out_of_range += block_out;
-  }
+  const auto [legal, long_codes, out_of_range] = codes;
   if (out_of_range) return absl::StrCat(out_of_range, " code bytes out of range");
   if (legal != positions_)
     return absl::StrCat(positions_, " positions counted, ", legal, " legal slots stored");

@@ -62,6 +62,7 @@
 #include "absl/status/statusor.h"
 #include "core/chess/position.h"
 #include "core/tablebase/retrograde_index.h"
+#include "core/tablebase/table_array.h"
 
 namespace arbiter::tablebase {
 
@@ -124,7 +125,8 @@ class RetrogradeTable {
   // Slots holding a legal position (each position once up to the board
   // symmetries the layout folds; identical men counted per ordering).
   size_t positions() const { return positions_; }
-  // Memory held by this table (its sub-tables not included).
+  // Memory held by this table, owned or mapped from its file (its
+  // sub-tables not included).
   size_t bytes() const;
 
   // One stored position, in table orientation: White holds the first side
@@ -154,10 +156,15 @@ class RetrogradeTable {
   // lead into, in the order generation fetches them (the order of
   // subtables_), so that a loaded table gets the same list.
   static std::vector<Material> SubtableMaterials(const Layout& layout);
+  // Counts over code bytes (code_), taken while a file is read.
+  struct CodeTally {
+    uint64_t legal = 0, long_codes = 0, out_of_range = 0;
+    void Add(const uint8_t* codes, size_t count);
+  };
   // Empty when the arrays below are consistent enough for every probe to be
   // safe and meaningful (checked on tables read from disk), else what is
-  // wrong.
-  std::string Inconsistency() const;
+  // wrong; `codes` is the tally of all of code_.
+  std::string Inconsistency(const CodeTally& codes) const;
 
   // Stored mate distance meaning "cannot mate".
   static constexpr uint8_t kNoMateCode = 255;
@@ -195,13 +202,13 @@ class RetrogradeTable {
   // One byte per slot: 0 illegal, 1 draw, 2 + d loss in d (0..100),
   // 102 + d win in d (1..100), 203 cursed win, 204 blessed loss (their DTZ
   // in long_dtz_: 4-man tables have none, but the code is general).
-  std::vector<uint8_t> code_;
+  TableArray code_;
   // Cooperative mate distances: one byte per slot and colour (0..254,
   // kNoMateCode if it cannot mate, illegal slots too), the colours
   // interleaved (slot * mate_stride_ + mate_offset_[colour]). A colour that
   // cannot mate anywhere in the table (a bare king, or e.g. the knight of
   // K+Q v K+N) has no bytes: offset -1.
-  std::vector<uint8_t> mate_;
+  TableArray mate_;
   uint8_t mate_stride_ = 0;
   std::array<int8_t, 2> mate_offset_{-1, -1};
   std::unordered_map<uint64_t, int16_t> long_dtz_;

@@ -1,5 +1,7 @@
 #include "core/tablebase/retrograde_store.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,6 +41,17 @@ struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// Closes a file descriptor (if one was opened) when it goes out of scope.
+struct Descriptor {
+  explicit Descriptor(int fd) : fd(fd) {}
+  ~Descriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  const int fd;
+};
 
 // ---- XXH64 constants and steps -------------------------------------------
 constexpr uint64_t kP1 = 0x9E3779B185EBCA87ull;
@@ -216,8 +229,9 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableStore::Load(
   };
   auto corrupt = [&](const std::string& what) { return bad(absl::StatusCode::kDataLoss, what); };
 
-  File f(std::fopen(path.c_str(), "rb"));
-  if (!f) {
+  const Descriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  const int fd = file.fd;
+  if (fd < 0) {
     // No such file, or no such directory (ENOTDIR: a path component is a
     // file): generate, and let the save report what is wrong with the path.
     if (errno == ENOENT || errno == ENOTDIR) return std::shared_ptr<const RetrogradeTable>();
@@ -225,20 +239,25 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableStore::Load(
         absl::StrCat("retrograde table ", path, ": cannot open: ", std::strerror(errno)));
   }
   struct stat st;
-  if (::fstat(::fileno(f.get()), &st) != 0 || !S_ISREG(st.st_mode))
-    return corrupt("not a regular file");
-  const uint64_t size = uint64_t(st.st_size);
-  // Reads exactly `n` bytes or says why not.
-  auto read = [&](void* into, size_t n) -> absl::Status {
-    if (std::fread(into, 1, n, f.get()) == n) return absl::OkStatus();
-    if (std::ferror(f.get())) return corrupt(absl::StrCat("read error: ", std::strerror(errno)));
-    return corrupt("truncated while being read");
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  const uint64_t size = regular ? uint64_t(st.st_size) : 0;
+  if (!regular) return corrupt("not a regular file");
+  if (size < kHeaderBytes + kChecksumBytes)
+    return corrupt(absl::StrCat("truncated: ", size, " bytes, shorter than a header"));
+  // Reads exactly `n` bytes at `offset`, or says why not.
+  auto read_at = [&](uint8_t* into, size_t n, uint64_t offset) -> absl::Status {
+    while (n > 0) {
+      const ssize_t got = ::pread(fd, into, n, off_t(offset));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return corrupt(absl::StrCat("read error: ", std::strerror(errno)));
+      if (got == 0) return corrupt("truncated while being read");
+      into += got, n -= size_t(got), offset += uint64_t(got);
+    }
+    return absl::OkStatus();
   };
 
   uint8_t header[kHeaderBytes];
-  if (size < kHeaderBytes + kChecksumBytes)
-    return corrupt(absl::StrCat("truncated: ", size, " bytes, shorter than a header"));
-  if (absl::Status s = read(header, sizeof header); !s.ok()) return s;
+  if (absl::Status s = read_at(header, sizeof header, 0); !s.ok()) return s;
   if (std::memcmp(header, kMagic, sizeof kMagic) != 0)
     return corrupt("bad magic: not a retrograde table file");
   const uint64_t version = GetLe(header + 8, 4);
@@ -265,9 +284,9 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableStore::Load(
   const uint64_t positions = GetLe(header + 40, 8);
   const uint64_t long_entries = GetLe(header + 48, 8);
   if (stride > 2 || header[31] != 0) return corrupt("bad header");
-  // Sizes are checked against the file before anything is allocated, so a
-  // corrupt count cannot ask for terabytes; entries beyond slots cannot be
-  // valid anyway.
+  // Sizes are checked against the file before anything is read past the
+  // header, so a corrupt count cannot send a read astray; entries beyond
+  // slots cannot be valid anyway.
   if (long_entries > slots) return corrupt(absl::StrCat(long_entries, " long-DTZ entries"));
   const uint64_t expected =
       kHeaderBytes + slots * (1 + stride) + long_entries * kLongEntryBytes + kChecksumBytes;
@@ -278,28 +297,49 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableStore::Load(
         absl::StrCat("size mismatch: ", size, " bytes, expected ", expected, " (trailing data)"));
   }
 
-  // One read per array, straight into the table.
-  t->code_.resize(slots);
-  t->mate_.resize(slots * stride);
-  std::vector<uint8_t> long_bytes(long_entries * kLongEntryBytes);
-  uint8_t checksum[kChecksumBytes];
-  for (auto [data, n] :
-       {std::pair{t->code_.data(), t->code_.size()}, std::pair{t->mate_.data(), t->mate_.size()},
-        std::pair{long_bytes.data(), long_bytes.size()}, std::pair{checksum, sizeof checksum}}) {
-    if (absl::Status s = read(data, n); !s.ok()) return s;
-  }
-  f.reset();
+  // One pass over the file through a small buffer checks the checksum and
+  // tallies the codes. Reading is faster than touching the same bytes
+  // through a mapping (0.1 s against 0.25 s for the whole 3-4-man set on
+  // our machine).
   Xxh64 hash;
   hash.Update(header, sizeof header);
-  hash.Update(t->code_.data(), t->code_.size());
-  hash.Update(t->mate_.data(), t->mate_.size());
-  hash.Update(long_bytes.data(), long_bytes.size());
+  RetrogradeTable::CodeTally tally;
+  const uint64_t codes_end = kHeaderBytes + slots;
+  std::vector<uint8_t> buffer(size_t{1} << 20);
+  for (uint64_t offset = kHeaderBytes; offset < size - kChecksumBytes;) {
+    const size_t n = size_t(std::min<uint64_t>(buffer.size(), size - kChecksumBytes - offset));
+    if (absl::Status s = read_at(buffer.data(), n, offset); !s.ok()) return s;
+    hash.Update(buffer.data(), n);
+    if (offset < codes_end)
+      tally.Add(buffer.data(), size_t(std::min<uint64_t>(n, codes_end - offset)));
+    offset += n;
+  }
+  uint8_t checksum[kChecksumBytes];
+  if (absl::Status s = read_at(checksum, sizeof checksum, size - kChecksumBytes); !s.ok()) return s;
   const uint64_t want = GetLe(checksum, 8), got = hash.Digest();
   if (want != got) {
     return corrupt(absl::StrCat("checksum mismatch (stored ", absl::Hex(want, absl::kZeroPad16),
                                 ", computed ", absl::Hex(got, absl::kZeroPad16),
                                 "): the file is corrupt"));
   }
+
+  // The checked file, mapped read-only and populated from the page cache
+  // at once (probes faulting pages in one by one cost more). The store
+  // never writes a file in place (SaveTable renames a new file over the old
+  // one), and the mapping is of the descriptor just read, so its bytes are
+  // those checked.
+  void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  if (mapped == MAP_FAILED) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("retrograde table ", path, ": cannot map: ", std::strerror(errno)));
+  }
+  const std::shared_ptr<const void> mapping(
+      mapped, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });
+  const uint8_t* const codes = static_cast<const uint8_t*>(mapped) + kHeaderBytes;
+  const uint8_t* const mates = codes + slots;
+  const uint8_t* const long_bytes = mates + slots * stride;
+  t->code_ = TableArray(mapping, {codes, slots});
+  t->mate_ = TableArray(mapping, {mates, slots * stride});
 
   // A checksum only proves the bytes are those written; check that they
   // also make a table the probes can use without going astray.
@@ -308,13 +348,13 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableStore::Load(
   t->positions_ = size_t(positions);
   uint64_t previous = 0;
   for (uint64_t i = 0; i < long_entries; ++i) {
-    const uint8_t* e = &long_bytes[i * kLongEntryBytes];
+    const uint8_t* e = long_bytes + i * kLongEntryBytes;
     const uint64_t slot = GetLe(e, 8);
     if (i > 0 && slot <= previous) return corrupt("long-DTZ entries out of order");
     previous = slot;
     t->long_dtz_[slot] = int16_t(uint16_t(GetLe(e + 8, 2)));
   }
-  if (std::string why = t->Inconsistency(); !why.empty())
+  if (std::string why = t->Inconsistency(tally); !why.empty())
     return corrupt(absl::StrCat("inconsistent content: ", why));
 
   // The same sub-tables, in the same order, as generation gives it.

@@ -31,10 +31,10 @@
 // their own files, or generated) in the order generation does.
 //
 // Loading checks everything before a table is handed out (size against the
-// header before anything is allocated, then the checksum, then that every
+// header before anything past it is read, then the checksum, then that every
 // code and long-DTZ entry is one the probes can decode), so a damaged or
 // foreign file is an error naming the file and the problem, never a crash
-// or a wrong answer. Reading is one fread per array.
+// or a wrong answer. A loaded table maps its file read-only (table_array.h).
 #pragma once
 
 #include <cstdint>
