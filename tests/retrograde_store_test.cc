@@ -222,6 +222,22 @@ class DamagedFile : public ::testing::Test {
 };
 TempDir* DamagedFile::source_ = nullptr;
 
+// A loaded table maps its file: deleting the file, or saving a new one over
+// it (a rename), must leave the table answering as it did.
+TEST(RetrogradeStore, LoadedTableOutlivesItsFile) {
+  TempDir dir;
+  RetrogradeSolver writer(dir.path());
+  auto written = writer.Table("KRvKP");
+  ASSERT_TRUE(written.ok()) << written.status();
+  RetrogradeSolver reader(dir.path());
+  auto read = reader.Table("KRvKP");
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(reader.tables_loaded(), writer.tables());
+  ASSERT_TRUE(SaveTable(**written, dir.path()).ok());  // a new file renamed over the old
+  for (const auto& entry : fs::directory_iterator(dir.path())) fs::remove(entry.path());
+  ExpectSameEntries(**written, **read);
+}
+
 TEST_F(DamagedFile, IntactFilesLoad) {
   RetrogradeSolver solver(dir_.path());
   ASSERT_TRUE(solver.Table("KQvK").ok());
