@@ -287,6 +287,7 @@ bool PgnReader::Next(RawGame* game) {
   game->moves.clear();
   Recycle(game->tags, spare_tags_);
   game->result_token.clear();
+  game->closing_comment.clear();
   game->error = absl::OkStatus();
   game->index = 0;
   game->first_line = 0;
@@ -771,10 +772,15 @@ bool PgnReader::AddMove(RawGame* game, std::string_view san, int64_t line) {
     return false;
   }
   game->moves.emplace_back(san, line);
+  game->closing_comment.clear();
   return true;
 }
 
 void PgnReader::AttachComment(RawGame* game, std::string_view text) {
+  // The latest comment of the movetext, until a move follows it: where
+  // FICS, ICC and engine matches say how the game ended (assign reuses the
+  // string's memory, so this costs a short copy per comment).
+  if (phase_ != Phase::kBefore) game->closing_comment.assign(Trim(text));
   // Comments before the first move (game comments) are not kept.
   if (phase_ != Phase::kMovetext || game->moves.empty()) return;
   RawMove& move = game->moves.back();

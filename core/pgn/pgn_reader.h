@@ -40,6 +40,10 @@ struct RawGame {
   std::vector<std::pair<std::string, std::string>> tags;  // in file order
   std::vector<RawMove> moves;                             // main line only
   std::string result_token;  // "1-0", "0-1", "1/2-1/2", "*" or empty if missing
+  // The movetext's last comment when no move follows it ("{White forfeits
+  // on time} 0-1"), trimmed; empty otherwise. Kept whatever keep_comments
+  // says: it is where several sources write how the game ended.
+  std::string closing_comment;
   // OK, or InvalidArgument "game G, line N: reason" for a lexical error (the
   // fields then hold what was read before it), or the I/O error that ended
   // the input.
