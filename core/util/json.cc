@@ -2,11 +2,39 @@
 
 #include <cstdio>
 
+#include "core/util/text_encoding.h"
+
 namespace arbiter::json {
 
 void AppendString(std::string* out, std::string_view s) {
   out->push_back('"');
-  for (unsigned char c : s) {
+  // Bytes that need no escape are copied in runs; valid UTF-8 is copied as
+  // it is, and each ill-formed sequence becomes U+FFFD, so that the output
+  // is always valid UTF-8 (game_encoding.h converts game text beforehand;
+  // this is the last line of defence, for error messages quoting raw input
+  // and any other text).
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  const char* run = p;
+  while (p < end) {
+    const unsigned char c = static_cast<unsigned char>(*p);
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+      ++p;
+      continue;
+    }
+    if (c >= 0x80) {
+      const int size = Utf8SequenceLength(std::string_view(p, size_t(end - p)));
+      if (size > 0) {
+        p += size;
+        continue;
+      }
+      out->append(run, p);
+      *out += "\xEF\xBF\xBD";  // U+FFFD
+      p += -size;
+      run = p;
+      continue;
+    }
+    out->append(run, p);
     switch (c) {
       case '"':
         *out += "\\\"";
@@ -23,16 +51,15 @@ void AppendString(std::string* out, std::string_view s) {
       case '\t':
         *out += "\\t";
         break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          *out += buf;
-        } else {
-          out->push_back(char(c));
-        }
+      default: {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        *out += buf;
+      }
     }
+    run = ++p;
   }
+  out->append(run, p);
   out->push_back('"');
 }
 

@@ -9,7 +9,9 @@
 
 namespace arbiter::json {
 
-// Appends `s` as a JSON string literal (quotes included).
+// Appends `s` as a JSON string literal (quotes included). The output is
+// always valid UTF-8: valid UTF-8 in `s` is copied unchanged, and each
+// ill-formed sequence (maximal subpart, text_encoding.h) becomes U+FFFD.
 void AppendString(std::string* out, std::string_view s);
 
 // Builds one JSON object: Object o; o.Add("k", 1); o.Close() -> "{...}".
