@@ -4,9 +4,9 @@
 // Arbiter's output (JSON lines, the wire's text) is UTF-8. Game records come
 // in whatever their tools wrote: UTF-8 for Lichess and current software, but
 // Windows-1252 (or ISO-8859-1, whose printable characters it includes) for
-// many over-the-board
-// files, whose names ("Müller"), sites and comments then hold bytes that are
-// not UTF-8. core/pgn/game_encoding.h decides per game which one it is.
+// many over-the-board files, whose names ("Müller"), sites and comments then
+// hold bytes that are not UTF-8. core/pgn/game_encoding.h decides per game
+// which one it is.
 #pragma once
 
 #include <cstddef>
