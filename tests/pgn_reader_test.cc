@@ -533,5 +533,153 @@ TEST(pgn_reader, SurvivesGarbage) {
   }
 }
 
+// ---- Encodings --------------------------------------------------------------
+
+// Over-the-board files written by Windows-era tools: Latin-1 / Windows-1252.
+constexpr char kWindows1252Game[] =
+    "[Event \"Offene Meisterschaft\"]\n"
+    "[Site \"K\xF8"
+    "benhavn\"]\n"
+    "[White \"M\xFCller, J\xF6rg\"]\n"
+    "[Black \"Dvo\x9A\xE1k, Ji\xF8\xED\"]\n"
+    "[Result \"1-0\"]\n"
+    "\n"
+    "1. e4 {Sch\xF6n \x96 \x93"
+    "Er\xF6"
+    "ffnung\x94} e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#\n"
+    "{Gewinnt \x80 100} 1-0\n"
+    "\n";
+
+// The same game in UTF-8.
+constexpr char kUtf8Game[] =
+    "[Event \"Offene Meisterschaft\"]\n"
+    "[Site \"K\xC3\xB8"
+    "benhavn\"]\n"
+    "[White \"M\xC3\xBCller, J\xC3\xB6rg\"]\n"
+    "[Black \"Dvo\xC5\xA1\xC3\xA1k, Ji\xC3\xB8\xC3\xAD\"]\n"
+    "[Result \"1-0\"]\n"
+    "\n"
+    "1. e4 {Sch\xC3\xB6n \xE2\x80\x93 \xE2\x80\x9C"
+    "Er\xC3\xB6"
+    "ffnung\xE2\x80\x9D} e5 "
+    "2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#\n"
+    "{Gewinnt \xE2\x82\xAC 100} 1-0\n"
+    "\n";
+
+// Checks that `game` is kUtf8Game's game, byte for byte.
+void ExpectUtf8Game(const RawGame& game) {
+  ASSERT_TRUE(game.error.ok()) << game.error;
+  ASSERT_EQ(game.tags.size(), 5u);
+  EXPECT_EQ(*game.Tag("Site"),
+            "K\u00F8"
+            "benhavn");
+  EXPECT_EQ(*game.Tag("White"), "M\u00FCller, J\u00F6rg");
+  EXPECT_EQ(*game.Tag("Black"), "Dvo\u0161\u00E1k, Ji\u00F8\u00ED");
+  EXPECT_EQ(Sans(game), (Strings{"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"}));
+  EXPECT_EQ(game.moves[0].comment,
+            "Sch\u00F6n \u2013 \u201C"
+            "Er\u00F6"
+            "ffnung\u201D");
+  EXPECT_EQ(game.closing_comment, "Gewinnt \u20AC 100");
+  EXPECT_EQ(game.result_token, "1-0");
+}
+
+TEST(pgn_reader, EncodingWindows1252GameComesOutInUtf8) {
+  std::vector<RawGame> games = ReadAll(kWindows1252Game);
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].encoding, "windows-1252");
+  EXPECT_EQ(*games[0].Tag("White"), "M\xC3\xBCller, J\xC3\xB6rg");  // Müller, Jörg
+  ExpectUtf8Game(games[0]);
+}
+
+TEST(pgn_reader, EncodingUtf8GameIsKeptAsItIs) {
+  std::vector<RawGame> games = ReadAll(kUtf8Game);
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].encoding, "");
+  ExpectUtf8Game(games[0]);
+  // An ASCII game: UTF-8 too.
+  games = ReadAll(kTwoGames);
+  ASSERT_EQ(games.size(), 2u);
+  EXPECT_EQ(games[0].encoding, "");
+  EXPECT_EQ(games[1].encoding, "");
+}
+
+// Each game has its own encoding, whatever the one before it had (the
+// RawGame is reused).
+TEST(pgn_reader, EncodingIsDecidedPerGame) {
+  const std::string text = std::string(kWindows1252Game) + kUtf8Game + kTwoGames +
+                           kWindows1252Game + "[White \"Andr\xE9\"]\n\n1. e4 *\n\n" + kUtf8Game;
+  for (bool keep_comments : {true, false}) {
+    SCOPED_TRACE(keep_comments);
+    std::vector<RawGame> games = ReadAll(text, PgnReaderOptions{.keep_comments = keep_comments});
+    ASSERT_EQ(games.size(), 7u);
+    const Strings expected = {"windows-1252", "", "", "", "windows-1252", "windows-1252", ""};
+    for (size_t g = 0; g < games.size(); ++g) {
+      EXPECT_EQ(games[g].encoding, expected[g]) << "game " << g + 1;
+      EXPECT_TRUE(games[g].error.ok()) << games[g].error;
+    }
+    EXPECT_EQ(*games[0].Tag("White"), "M\u00FCller, J\u00F6rg");
+    EXPECT_EQ(*games[1].Tag("White"), "M\u00FCller, J\u00F6rg");
+    EXPECT_EQ(*games[4].Tag("White"), "M\u00FCller, J\u00F6rg");
+    EXPECT_EQ(*games[5].Tag("White"), "Andr\u00E9");
+    EXPECT_EQ(games[4].closing_comment, "Gewinnt \u20AC 100");
+    if (keep_comments) {
+      ExpectUtf8Game(games[0]);
+      ExpectUtf8Game(games[1]);
+      ExpectUtf8Game(games[6]);
+    }
+  }
+}
+
+// A game is written in one encoding: valid UTF-8 in one field does not keep
+// it from being read as Windows-1252 when another field is not UTF-8. The
+// comments count even when they are not kept, so that a game reads the same
+// either way.
+TEST(pgn_reader, EncodingCoversTheWholeGameWithOrWithoutComments) {
+  const std::string text = "[White \"\xC3\xA9\"]\n\n1. e4 {\xE9t\xE9} e5 *\n";
+  for (bool keep_comments : {true, false}) {
+    SCOPED_TRACE(keep_comments);
+    std::vector<RawGame> games = ReadAll(text, PgnReaderOptions{.keep_comments = keep_comments});
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_EQ(games[0].encoding, "windows-1252");
+    EXPECT_EQ(*games[0].Tag("White"), "\u00C3\u00A9");  // "Ã©": what those bytes are in it
+    EXPECT_EQ(games[0].moves[0].comment, keep_comments ? "\u00E9t\u00E9" : "");
+  }
+  // A comment before the first move is kept in neither case: it does not count.
+  std::vector<RawGame> games = ReadAll("[White \"\xC3\xA9\"]\n\n{\xE9t\xE9} 1. e4 *\n");
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].encoding, "");
+  EXPECT_EQ(*games[0].Tag("White"), "\u00E9");
+}
+
+// A game that ends in an error is converted too, its message with it; a
+// message quoting bytes that are not UTF-8 in a game that is gets U+FFFD.
+TEST(pgn_reader, EncodingOfGamesWithErrors) {
+  std::vector<RawGame> games = ReadAll(
+      "[White \"M\xFCller\"]\n\n1. e4 Zebr\xE4 e5 *\n\n"      // converted, message too
+      "[White \"M\xC3\xBCller\"]\n\n1. e4 Zebr\xE4 e5 *\n\n"  // UTF-8 but for the token
+      "[White \"M\xFCller\"]\n[Site \"unterminated\n\n"       // the tag in error is dropped
+      "[Event \"cut\"]\n\n1. e4 " +
+      std::string(39, 'x') + "\xC3\xA9 *\n\n" +  // a valid token cut in the message
+      kTwoGames);
+  ASSERT_EQ(games.size(), 6u);
+  EXPECT_EQ(games[0].encoding, "windows-1252");
+  EXPECT_EQ(*games[0].Tag("White"), "M\u00FCller");
+  EXPECT_PRED_FORMAT2(Contains, std::string(games[0].error.message()),
+                      "unexpected token \"Zebr\u00E4\"");
+  EXPECT_EQ(games[1].encoding, "");
+  EXPECT_EQ(*games[1].Tag("White"), "M\u00FCller");
+  EXPECT_PRED_FORMAT2(Contains, std::string(games[1].error.message()),
+                      "unexpected token \"Zebr\uFFFD\"");
+  EXPECT_EQ(games[2].encoding, "windows-1252");
+  EXPECT_EQ(*games[2].Tag("White"), "M\u00FCller");
+  EXPECT_PRED_FORMAT2(Contains, std::string(games[2].error.message()), "unterminated string");
+  EXPECT_EQ(games[3].encoding, "");
+  EXPECT_PRED_FORMAT2(Contains, std::string(games[3].error.message()),
+                      std::string(39, 'x') + "\uFFFD...\"");
+  EXPECT_EQ(games[4].encoding, "");
+  EXPECT_EQ(games[5].encoding, "");
+}
+
 }  // namespace
 }  // namespace arbiter

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/pgn/game_encoding.h"
 #include "core/pgn/variant.h"
+#include "core/util/text_encoding.h"
 
 namespace arbiter {
 namespace {
@@ -281,6 +283,12 @@ void PgnReader::SkipToNextGame() {
 }
 
 bool PgnReader::Next(RawGame* game) {
+  if (!ReadGame(game)) return false;
+  ConvertGameToUtf8(game, dropped_text_invalid_);
+  return true;
+}
+
+bool PgnReader::ReadGame(RawGame* game) {
   if (done_) return false;
   // Moves are cleared, not recycled: SAN and clock-only comments fit in the
   // small-string buffer, so clear() keeps the storage that matters.
@@ -289,6 +297,8 @@ bool PgnReader::Next(RawGame* game) {
   game->result_token.clear();
   game->closing_comment.clear();
   game->error = absl::OkStatus();
+  game->encoding.clear();
+  dropped_text_invalid_ = false;
   game->index = 0;
   game->first_line = 0;
   phase_ = Phase::kBefore;
@@ -787,7 +797,11 @@ void PgnReader::AttachComment(RawGame* game, std::string_view text) {
   if (int clock = ParseClock(text); clock >= 0) move.clock_centis = clock;
   // Chess 99 records carry draw offers and claims in comments
   // (core/chess99/game_record.h): they are kept whatever the option says.
-  if (!options_.keep_comments && !chess99_) return;
+  if (!options_.keep_comments && !chess99_) {
+    // It still counts for the game's encoding (game_encoding.h).
+    dropped_text_invalid_ = dropped_text_invalid_ || !IsValidUtf8(text);
+    return;
+  }
   text = Trim(text);
   if (text.empty()) return;
   if (!move.comment.empty()) move.comment += ' ';

@@ -48,6 +48,11 @@ struct RawGame {
   // fields then hold what was read before it), or the I/O error that ended
   // the input.
   absl::Status error;
+  // "" when the game's text was valid UTF-8 (kept as it was), or
+  // "windows-1252" when it was not and all of it was converted from
+  // Windows-1252 (core/pgn/game_encoding.h). Every text field above, the
+  // error message included, is valid UTF-8 either way.
+  std::string encoding;
 
   // Value of the first tag called `name`, or null.
   const std::string* Tag(std::string_view name) const;
@@ -80,6 +85,7 @@ class PgnReader {
   // Reads the next game into `game`, reusing its storage. Returns false at
   // the end of the input. After a game with a lexical error, reading resumes
   // at the next line starting with '[' that follows movetext or a blank line.
+  // The game's text comes out in UTF-8 (RawGame::encoding).
   bool Next(RawGame* game);
 
   // Bytes taken from the source so far (decompressed size).
@@ -93,6 +99,8 @@ class PgnReader {
   bool Refill();
   bool Available() { return p_ < lines_end_ || Refill(); }
 
+  // Next() before the game's text is made UTF-8.
+  bool ReadGame(RawGame* game);
   void BeginGame(RawGame* game);
   // Records a lexical error at `line` and arranges the resynchronisation.
   void Fail(RawGame* game, int64_t line, std::string_view reason);
@@ -151,6 +159,10 @@ class PgnReader {
   bool blank_line_seen_ = false;  // since the last tag pair
   int64_t games_ = 0;
   bool chess99_ = false;  // this game's movetext is Chess 99's
+  // A move comment dropped (keep_comments off) was not valid UTF-8: the game
+  // is then converted as if it had been kept, so that it reads the same
+  // either way.
+  bool dropped_text_invalid_ = false;
   bool resync_ = false;
   bool resync_from_tag_line_ = false;
   bool done_ = false;
