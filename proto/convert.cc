@@ -54,6 +54,57 @@ std::optional<T> Optional(bool has, T value) {
   return has ? std::optional<T>(value) : std::nullopt;
 }
 
+// Domain enums whose proto enum lists the same values in the same order
+// after UNSPECIFIED (verdict.proto says so next to each).
+template <typename ProtoEnum, typename Enum>
+ProtoEnum EnumToProto(Enum value) {
+  return ProtoEnum(int(value) + 1);
+}
+template <typename Enum, typename ProtoEnum>
+absl::StatusOr<Enum> EnumFromProto(ProtoEnum value, Enum last) {
+  if (int(value) < 1 || int(value) > int(last) + 1)
+    return absl::InvalidArgumentError(absl::StrCat("enum value ", int(value), " out of range"));
+  return Enum(int(value) - 1);
+}
+
+absl::StatusOr<std::optional<Color>> OptionalColor(v1::Color c) {
+  if (c == v1::COLOR_UNSPECIFIED) return std::optional<Color>();
+  absl::StatusOr<Color> color = FromProto(c);
+  if (!color.ok()) return color.status();
+  return std::optional<Color>(*color);
+}
+
+void ToProto(const DeclaredEnding& e, v1::DeclaredEnding* out) {
+  out->set_kind(EnumToProto<v1::EndingKind>(e.kind));
+  out->set_forfeit(EnumToProto<v1::ForfeitReason>(e.forfeit));
+  out->set_grounds(EnumToProto<v1::EndingGrounds>(e.grounds));
+  if (e.flag_of) out->set_flag_of(ToProto(*e.flag_of));
+  if (e.loser) out->set_loser(ToProto(*e.loser));
+  out->set_source(EnumToProto<v1::EndingSource>(e.source));
+  out->set_text(e.text);
+}
+
+absl::StatusOr<DeclaredEnding> FromProto(const v1::DeclaredEnding& e) {
+  DeclaredEnding out;
+  absl::StatusOr<EndingKind> kind = EnumFromProto(e.kind(), EndingKind::kUnterminated);
+  absl::StatusOr<ForfeitReason> forfeit = EnumFromProto(e.forfeit(), ForfeitReason::kUnspecified);
+  absl::StatusOr<EndingGrounds> grounds = EnumFromProto(e.grounds(), EndingGrounds::kAgreement);
+  absl::StatusOr<EndingSource> source = EnumFromProto(e.source(), EndingSource::kClosingComment);
+  absl::StatusOr<std::optional<Color>> flag_of = OptionalColor(e.flag_of());
+  absl::StatusOr<std::optional<Color>> loser = OptionalColor(e.loser());
+  for (const absl::Status& s : {kind.status(), forfeit.status(), grounds.status(), source.status(),
+                                flag_of.status(), loser.status()})
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("declared ending: ", s.message()));
+  out.kind = *kind;
+  out.forfeit = *forfeit;
+  out.grounds = *grounds;
+  out.source = *source;
+  out.flag_of = *flag_of;
+  out.loser = *loser;
+  out.text = e.text();
+  return out;
+}
+
 // UCI of `moves`, each spelled in the position it is played from.
 void AddLine(Position pos, const std::vector<Move>& moves,
              google::protobuf::RepeatedPtrField<std::string>* out) {
@@ -206,6 +257,8 @@ v1::GameRecord ToProto(const RawGame& game) {
     }
   }
   out.set_result_token(game.result_token);
+  out.set_closing_comment(game.closing_comment);
+  out.set_encoding(game.encoding);
   out.set_error_code(int(game.error.code()));
   out.set_error_message(std::string(game.error.message()));
   return out;
@@ -235,6 +288,8 @@ RawGame FromProto(const v1::GameRecord& record) {
     m.nags.assign(a.nags().begin(), a.nags().end());
   }
   out.result_token = record.result_token();
+  out.closing_comment = record.closing_comment();
+  out.encoding = record.encoding();
   // A code outside absl's range still marks the record as unreadable.
   if (record.error_code() != 0) {
     const int code = record.error_code();
@@ -268,7 +323,15 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
     wm->set_proof(r.winner_can_mate.proof);
     // The line is the verdict's winner_line (UCI from end_fen); not repeated.
     for (const std::string& g : r.claim_grounds) pr->add_claim_grounds(g);
+    ToProto(r.declared_ending, pr->mutable_declared_ending());
+    if (r.flag_fallen_by) pr->set_flag_fallen_by(ToProto(*r.flag_fallen_by));
+    pr->set_flag_evidence(EnumToProto<v1::FlagEvidence>(r.flag_evidence));
+    if (r.clock_contradicts_result) pr->set_clock_contradicts_result(*r.clock_contradicts_result);
+    if (r.declared_grounds_hold) pr->set_declared_grounds_hold(*r.declared_grounds_hold);
+    pr->set_ended_on_board(r.ended_on_board);
   }
+  out.set_first_move_after_end(v.first_move_after_end);
+  out.set_encoding(v.encoding);
   out.set_end_fen(v.end_fen);
   for (const std::string& m : v.winner_line) out.add_winner_line(m);
   out.set_error(v.error);
@@ -297,6 +360,8 @@ absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
   out.error_line = v.error_line();
   out.rules = v.rules();
   out.detail = v.detail();
+  out.first_move_after_end = v.first_move_after_end();
+  out.encoding = v.encoding();
   if (v.has_ruling()) {
     const v1::Ruling& pr = v.ruling();
     Ruling r;
@@ -322,6 +387,20 @@ absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
       r.winner_can_mate.line = *std::move(line);
     }
     r.claim_grounds.assign(pr.claim_grounds().begin(), pr.claim_grounds().end());
+    absl::StatusOr<DeclaredEnding> ending = FromProto(pr.declared_ending());
+    if (!ending.ok()) return ending.status();
+    r.declared_ending = *std::move(ending);
+    absl::StatusOr<std::optional<Color>> flag = OptionalColor(pr.flag_fallen_by());
+    if (!flag.ok()) return flag.status();
+    r.flag_fallen_by = *flag;
+    absl::StatusOr<FlagEvidence> evidence =
+        EnumFromProto<FlagEvidence>(pr.flag_evidence(), FlagEvidence::kSideToMove);
+    if (!evidence.ok()) return evidence.status();
+    r.flag_evidence = *evidence;
+    r.clock_contradicts_result =
+        Optional(pr.has_clock_contradicts_result(), pr.clock_contradicts_result());
+    r.declared_grounds_hold = Optional(pr.has_declared_grounds_hold(), pr.declared_grounds_hold());
+    r.ended_on_board = pr.ended_on_board();
     out.ruling = std::move(r);
   }
   if (v.has_tablebase()) {

@@ -68,6 +68,7 @@ void ReplayGame(const RawGame& raw, ReplayedGame* out) {
   out->moves.clear();
   out->clock_centis.clear();
   out->chess960 = false;
+  out->bad_move = -1;
   out->error = raw.error;
   if (!out->error.ok()) return;
   out->error = SetUpStart(raw, out);
@@ -86,6 +87,7 @@ void ReplayGame(const RawGame& raw, ReplayedGame* out) {
       out->error = absl::InvalidArgumentError(absl::StrCat(
           "game ", raw.index, ", line ", raw_move.line, ": move ", pos.fullmove_number(),
           pos.side_to_move() == kWhite ? ". " : "... ", raw_move.san, ": ", reason));
+      out->bad_move = int(out->moves.size());
       return;
     }
     pos.DoMove(*move);

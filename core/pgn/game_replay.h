@@ -28,6 +28,9 @@ struct ReplayedGame {
   // OK, or the RawGame's own error, or "unsupported variant X", a bad FEN,
   // or "game G, line L: move N. SAN: reason" for the first bad move.
   absl::Status error;
+  // Index in RawGame::moves of that bad move (`moves` holds those before
+  // it), or -1: a game already over on the board before it is still ruled.
+  int bad_move = -1;
 };
 
 // Replays `raw` into `out`, reusing its storage.

@@ -30,6 +30,33 @@ void AddTablebaseFields(const TablebaseJudgement& t, json::Object* o) {
     o->Add("tablebase_note", t.note);
 }
 
+// How the record said the game ended, and what the board and clocks say of
+// it.
+void AddDeclaredEndingFields(const Ruling& r, json::Object* o) {
+  const DeclaredEnding& e = r.declared_ending;
+  o->Add("termination_read_as", ToString(e.kind));
+  if (e.source == EndingSource::kNone)
+    o->AddNull("termination_source");
+  else
+    o->Add("termination_source", ToString(e.source));
+  if (e.kind == EndingKind::kForfeit)
+    o->Add("forfeit_reason", ToString(e.forfeit));
+  else
+    o->AddNull("forfeit_reason");
+  if (e.grounds == EndingGrounds::kNone)
+    o->AddNull("declared_grounds");
+  else
+    o->Add("declared_grounds", ToString(e.grounds));
+  o->Add("declared_grounds_hold", r.declared_grounds_hold);
+  if (r.flag_fallen_by) {
+    o->Add("flag_fallen_by", *r.flag_fallen_by == kWhite ? "white" : "black");
+    o->Add("flag_evidence", ToString(r.flag_evidence));
+  } else {
+    o->AddNull("flag_fallen_by").AddNull("flag_evidence");
+  }
+  o->Add("clock_contradicts_result", r.clock_contradicts_result);
+}
+
 }  // namespace
 
 void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGame* scratch,
@@ -41,6 +68,7 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
   if (out->declared.empty()) out->declared = raw.result_token;
   if (const std::string* t = raw.Tag("Termination")) out->termination = *t;
   out->plies = int(raw.moves.size());
+  out->encoding = raw.encoding;
   if (IsChess99Game(raw)) {
     out->rules = "chess99";
     if (raw.error.ok()) {
@@ -54,14 +82,36 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
   }
 
   ReplayGame(raw, scratch);
-  if (!scratch->error.ok()) {
+  const std::string* white = raw.Tag("White");
+  const std::string* black = raw.Tag("Black");
+  const DeclaredOutcome declared{
+      .result = out->declared,
+      .termination = out->termination,
+      .closing_comment = raw.closing_comment,
+      .players = {white ? std::string_view(*white) : "", black ? std::string_view(*black) : ""},
+      .clock_centis = scratch->clock_centis};
+  std::optional<Ruling> ruled;
+  if (scratch->error.ok()) {
+    ruled = RuleGame(scratch->start, scratch->moves, declared, options);
+  } else if (scratch->bad_move >= 0) {
+    // Moves recorded after a checkmate or stalemate cannot be played: the
+    // game is ruled at its first ending on the board, if it has one before
+    // the bad move.
+    Ruling before = RuleGame(scratch->start, scratch->moves, declared, options);
+    if (before.ended_on_board) ruled = std::move(before);
+  }
+  if (!ruled) {
     out->error = std::string(scratch->error.message());
     out->error_line = LineFromMessage(out->error);
     if (tables) out->tablebase = NoPositionJudgement("the game could not be replayed");
     return;
   }
-  const DeclaredOutcome declared{out->declared, out->termination};
-  Ruling ruling = RuleGame(scratch->start, scratch->moves, declared, options);
+  Ruling ruling = *std::move(ruled);
+  if (ruling.ended_on_board) {
+    const int end_ply = *ruling.ended_at_ply;
+    ruling.moves_after_end = int(raw.moves.size()) - end_ply;
+    if (ruling.moves_after_end > 0) out->first_move_after_end = raw.moves[end_ply].san;
+  }
   // The position where the game was ruled: replay up to the ending.
   Position pos = scratch->start;
   int end = ruling.ended_at_ply.value_or(int(scratch->moves.size()));
@@ -79,6 +129,10 @@ std::string GameVerdictJson(const GameVerdict& v) {
   json::Object o;
   o.Add("game", v.game).Add("site", v.site).Add("declared", v.declared);
   o.Add("termination", v.termination);
+  if (v.encoding.empty())
+    o.AddNull("encoding");
+  else
+    o.Add("encoding", v.encoding);
   // Chess 99 records say so; chess records keep the fields they always had.
   if (!v.rules.empty()) o.Add("rules", v.rules);
   if (!v.ruling) {
@@ -97,6 +151,10 @@ std::string GameVerdictJson(const GameVerdict& v) {
     o.Add("article", r.article);
   o.Add("ended_at_ply", r.ended_at_ply);
   o.Add("moves_after_end", r.moves_after_end);
+  if (v.first_move_after_end.empty())
+    o.AddNull("first_move_after_end");
+  else
+    o.Add("first_move_after_end", v.first_move_after_end);
   o.Add("plies", v.plies);
   o.Add("end_fen", v.end_fen);
   if (r.winner_side) {
@@ -118,6 +176,7 @@ std::string GameVerdictJson(const GameVerdict& v) {
   }
   o.AddRaw("claim_grounds",
            json::Array(r.claim_grounds, [](const std::string& s) { return json::Quote(s); }));
+  AddDeclaredEndingFields(r, &o);
   if (!v.rules.empty()) o.Add("detail", v.detail);
   if (v.tablebase) AddTablebaseFields(*v.tablebase, &o);
   o.AddNull("error");

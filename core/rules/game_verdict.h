@@ -22,7 +22,13 @@ struct GameVerdict {
   std::string termination;       // Termination tag ("" when absent)
   int plies = 0;                 // moves in the record
   std::optional<Ruling> ruling;  // unset when `error` is set
-  std::string end_fen;           // position where the game was ruled
+  // The first move recorded after the game had ended on the board, as
+  // written (it may be illegal there: "3. Kf2" after mate), or "".
+  std::string first_move_after_end;
+  // "windows-1252" when the record's bytes were not UTF-8 and were read as
+  // Windows-1252 (every field is UTF-8 either way), else "".
+  std::string encoding;
+  std::string end_fen;  // position where the game was ruled
   // The mating line of `ruling->winner_can_mate`, in UCI from end_fen.
   std::vector<std::string> winner_line;
   // "" for chess (FIDE), "chess99" for a Chess 99 game (chess99_verdict.h),
