@@ -100,8 +100,10 @@ TEST(DeclaredEnding, FicsAndIccClosingComments) {
 TEST(DeclaredEnding, EngineMatches) {
   // cutechess-cli and fastchess: a Termination tag and a closing comment.
   const std::string time_forfeit = "time forfeit";
-  ExpectFlag(ReadDeclaredEnding(&time_forfeit, "White loses on time", {}),
-             std::nullopt);  // the tag is specific enough: it wins
+  // The tag names the ending, the comment the player.
+  ExpectFlag(ReadDeclaredEnding(&time_forfeit, "White loses on time", {}), kWhite);
+  EXPECT_EQ(ReadDeclaredEnding(&time_forfeit, "White loses on time", {}).source,
+            EndingSource::kTerminationTag);
   ExpectFlag(FromComment("White loses on time"), kWhite);
   ExpectFlag(FromTag("timeout"), std::nullopt);
   ExpectForfeit(FromComment("Black makes an illegal move: e7e4"), ForfeitReason::kIllegalMove,

@@ -177,19 +177,30 @@ constexpr size_t kMaxClosingCommentBytes = 160;
 
 DeclaredEnding ReadDeclaredEnding(const std::string* termination, std::string_view closing_comment,
                                   const PlayerNames& players) {
+  auto says_something = [](const DeclaredEnding& e) {
+    return e.kind != EndingKind::kNone && e.kind != EndingKind::kUnrecognised;
+  };
   std::optional<DeclaredEnding> from_tag;
   if (termination && !termination->empty()) {
     from_tag = Classify(*termination, players);
     from_tag->source = EndingSource::kTerminationTag;
-    if (from_tag->kind != EndingKind::kNone && from_tag->kind != EndingKind::kUnrecognised)
-      return *from_tag;
   }
+  std::optional<DeclaredEnding> from_comment;
   if (!closing_comment.empty() && closing_comment.size() <= kMaxClosingCommentBytes) {
-    DeclaredEnding from_comment = Classify(closing_comment, players);
-    from_comment.source = EndingSource::kClosingComment;
-    if (from_comment.kind != EndingKind::kNone && from_comment.kind != EndingKind::kUnrecognised)
-      return from_comment;
+    from_comment = Classify(closing_comment, players);
+    from_comment->source = EndingSource::kClosingComment;
+    if (!says_something(*from_comment)) from_comment.reset();
   }
+  if (from_tag && says_something(*from_tag)) {
+    // The tag names the ending, the comment may name the player (cutechess:
+    // [Termination "time forfeit"] ... {White loses on time}).
+    if (from_comment && from_comment->kind == from_tag->kind) {
+      if (!from_tag->flag_of) from_tag->flag_of = from_comment->flag_of;
+      if (!from_tag->loser) from_tag->loser = from_comment->loser;
+    }
+    return *from_tag;
+  }
+  if (from_comment) return *from_comment;
   if (from_tag) return *from_tag;
   return DeclaredEnding{};
 }
