@@ -29,20 +29,17 @@ enum class Decided {
   kUnfinished,
 };
 
-Decided HowDecided(const Ruling& r, const DeclaredOutcome& d) {
-  std::string t = d.termination;
-  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (r.rule == "flag_fall" || r.rule == "flag_fall_cannot_mate") return Decided::kFlagFall;
+// From the ruling and how the record said the game ended
+// (declared_ending.h, read once by RuleGame).
+Decided HowDecided(const Ruling& r) {
+  if (r.ended_on_board) return Decided::kByRule;
+  const EndingKind kind = r.declared_ending.kind;
   if (r.rule == "unfinished") return Decided::kUnfinished;
-  const bool resigned = r.rule == "resignation" || r.rule == "resignation_cannot_mate";
-  const bool agreed = r.rule == "draw_agreed_or_claimed";
-  if (!resigned && !agreed) return Decided::kByRule;
-  // Engine and correspondence events write "adjudication" (cutechess, TCEC)
-  // or "adjudicated"; the ruling treats such games as resigned or agreed.
-  if (absl::StrContains(t, "adjudicat")) return Decided::kAdjudication;
-  if (agreed) return Decided::kAgreement;
-  if (t == "abandoned" || t == "rules infraction" || absl::StrContains(t, "forfeit"))
+  if (r.rule == "flag_fall" || r.rule == "flag_fall_cannot_mate") return Decided::kFlagFall;
+  if (kind == EndingKind::kAdjudication) return Decided::kAdjudication;
+  if (r.rule == "forfeit" || r.rule == "forfeit_cannot_mate" || r.rule == "double_forfeit")
     return Decided::kForfeit;
+  if (r.rule == "draw_agreed_or_claimed") return Decided::kAgreement;
   return Decided::kResignation;
 }
 
@@ -142,7 +139,7 @@ TablebaseJudgement JudgeDeclaredResult(const SyzygyTablebase& tables, const Posi
   if (!j.probe.root) return j;
   const std::string best = BestPlayResult(j.probe.root->category, j.probe.side_to_move);
   j.contradiction = false;
-  const Decided decided = HowDecided(ruling, declared);
+  const Decided decided = HowDecided(ruling);
   switch (decided) {
     case Decided::kResignation:
     case Decided::kAdjudication: {
