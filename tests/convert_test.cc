@@ -34,6 +34,8 @@ void ExpectSameGame(const RawGame& a, const RawGame& b) {
     EXPECT_EQ(a.moves[i].nags, b.moves[i].nags);
   }
   EXPECT_EQ(a.result_token, b.result_token);
+  EXPECT_EQ(a.closing_comment, b.closing_comment);
+  EXPECT_EQ(a.encoding, b.encoding);
   EXPECT_EQ(a.error, b.error);
 }
 
@@ -63,6 +65,18 @@ void RoundTripFile(const std::string& path, bool keep_comments, int64_t max_game
 
 TEST(Convert, SampleGamesWithCommentsAndClocks) {
   RoundTripFile(std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn", true, 1000);
+}
+
+// Every way a record may say how it ended, every field of the ruling.
+TEST(Convert, DialectFixtures) {
+  const std::string dir = std::string(ARBITER_SOURCE_DIR) + "/tests/fixtures/dialects";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".pgn") continue;
+    RoundTripFile(entry.path().string(), true, 1000);
+    ++files;
+  }
+  EXPECT_GE(files, 7);
 }
 
 TEST(Convert, SharedGameFiles) {

@@ -237,6 +237,59 @@ TEST(Ruling, ResignationNeedsAMatingPossibility) {
   EXPECT_EQ(r.ruling, "1-0");
 }
 
+TEST(Ruling, DoubleForfeitAndForfeitsWithoutException) {
+  Ruling r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "0-0", "Rules infraction");
+  EXPECT_EQ(r.rule, "double_forfeit");
+  EXPECT_EQ(r.ruling, "0-0");
+  EXPECT_TRUE(r.agrees);
+  // A rules infraction (12.9.6) has no "cannot mate" exception: the lone
+  // knight's side still wins.
+  r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "0-1", "Rules infraction");
+  EXPECT_EQ(r.rule, "forfeit");
+  EXPECT_EQ(r.article, "12.9.6");
+  EXPECT_EQ(r.ruling, "0-1");
+  // An illegal move (7.5.5) has it.
+  r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "0-1", "illegal move");
+  EXPECT_EQ(r.rule, "forfeit_cannot_mate");
+  EXPECT_EQ(r.article, "7.5.5");
+  EXPECT_EQ(r.ruling, "1/2-1/2");
+}
+
+TEST(Ruling, ClockAtZeroNamesTheFlag) {
+  const Position start = FromFen("4k3/3q4/8/8/8/8/4P3/4K3 w - - 0 40");
+  const std::vector<Move> moves = Moves(start, "e2e4 d7d5");
+  // White's last clock reads 0: White's flag fell, whatever the result says.
+  const std::vector<int> clocks{0, 700};
+  Ruling r = RuleGame(start, moves,
+                      {.result = "1-0", .termination = "Time forfeit", .clock_centis = clocks});
+  EXPECT_EQ(r.flag_fallen_by, kWhite);
+  EXPECT_EQ(r.flag_evidence, FlagEvidence::kClock);
+  EXPECT_EQ(r.clock_contradicts_result, true);
+  EXPECT_EQ(r.ruling, "0-1");
+  // Both at zero: no evidence either way; the declared loser's flag.
+  const std::vector<int> both{0, 0};
+  r = RuleGame(start, moves,
+               {.result = "1-0", .termination = "Time forfeit", .clock_centis = both});
+  EXPECT_EQ(r.flag_fallen_by, kBlack);
+  EXPECT_EQ(r.flag_evidence, FlagEvidence::kResult);
+  EXPECT_FALSE(r.clock_contradicts_result.has_value());
+}
+
+TEST(Ruling, NamedGroundsAreChecked) {
+  const std::string start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  Ruling r =
+      Rule(start, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", "1/2-1/2", "Game drawn by repetition");
+  EXPECT_EQ(r.declared_ending.grounds, EndingGrounds::kThreefoldRepetition);
+  EXPECT_EQ(r.declared_grounds_hold, true);
+  r = Rule(start, "g1f3 g8f6", "1/2-1/2", "Game drawn by repetition");
+  EXPECT_EQ(r.declared_grounds_hold, false);
+  EXPECT_EQ(r.ruling, "1/2-1/2");  // an accepted offer (9.1.2.3) still
+  r = Rule(start, "g1f3 g8f6", "1/2-1/2", "Game drawn by stalemate");
+  EXPECT_EQ(r.declared_grounds_hold, false);
+  r = Rule(start, "g1f3 g8f6", "1/2-1/2", "Normal");
+  EXPECT_FALSE(r.declared_grounds_hold.has_value());
+}
+
 TEST(Ruling, AgreedDrawReportsClaimGrounds) {
   Ruling r = Rule("1n5k/8/8/8/8/8/8/1N2K3 w - - 0 1",
                   std::string(kKnightShuffle) + " " + kKnightShuffle, "1/2-1/2", "Normal");
