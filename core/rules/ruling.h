@@ -31,7 +31,7 @@ struct DeclaredOutcome {
 enum class FlagEvidence {
   kNone,
   kTermination,  // the words: "White forfeits on time", "alice won on time"
-  kClock,        // the side's last [%clk] reads 0:00:00
+  kClock,        // the player to move, whose last [%clk] reads 0:00:00
   kResult,       // the declared result: the loser's flag
   kSideToMove,   // a draw on time with nothing else to go by: the player to move
 };
@@ -64,8 +64,8 @@ struct Ruling {
   // Flag-fall rulings: whose flag fell, and what says so.
   std::optional<Color> flag_fallen_by;
   FlagEvidence flag_evidence = FlagEvidence::kNone;
-  // Set when the clocks show exactly one side at zero: true when that side
-  // is the declared winner.
+  // Set when the clocks show the player to move (alone) at zero and the
+  // result is decisive: true when that player is the declared winner.
   std::optional<bool> clock_contradicts_result;
   // Whether the board bears out the grounds the record names
   // (declared_ending.grounds); unset when none are named or they cannot be
