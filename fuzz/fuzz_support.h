@@ -34,6 +34,7 @@ void PgnTarget(std::string_view input);
 void PgnZstdTarget(std::string_view input);
 void RequestTarget(std::string_view input);
 void Chess99Target(std::string_view input);
+void EndingTarget(std::string_view input);
 
 }  // namespace arbiter::fuzz
 

@@ -39,7 +39,7 @@ fi
 
 FUZZ_BUILD_DIR="$build" scripts/fuzz-smoke.sh --build-only
 bin="$build/fuzz/${target}_fuzzer"
-[ -x "$bin" ] || { echo "no fuzz target '$target' (fen move pgn pgn_zstd request chess99)" >&2; exit 2; }
+[ -x "$bin" ] || { echo "no fuzz target '$target' (fen move pgn pgn_zstd request chess99 ending)" >&2; exit 2; }
 corpus="$build/fuzz-corpus/$target"
 artifacts="$build/fuzz-artifacts"
 mkdir -p "$corpus" "$artifacts"

@@ -69,7 +69,8 @@ INSTANTIATE_TEST_SUITE_P(
     Fuzz, FuzzTarget,
     ::testing::Values(Target{"fen", FenTarget}, Target{"move", MoveTarget},
                       Target{"pgn", PgnTarget}, Target{"pgn_zstd", PgnZstdTarget},
-                      Target{"request", RequestTarget}, Target{"chess99", Chess99Target}),
+                      Target{"request", RequestTarget}, Target{"chess99", Chess99Target},
+                      Target{"ending", EndingTarget}),
     [](const ::testing::TestParamInfo<Target>& info) { return std::string(info.param.name); });
 
 std::vector<RawGame> Games(std::unique_ptr<ByteSource> source) {
