@@ -18,7 +18,8 @@ std::string CsvField(std::string_view s) {
 
 constexpr char kCsvHeader[] =
     "game,site,declared,termination,ruling,agrees,certain,rule,article,ended_at_ply,"
-    "moves_after_end,winner_can_mate,error,error_line";
+    "moves_after_end,winner_can_mate,termination_read_as,flag_fallen_by,declared_grounds_hold,"
+    "error,error_line";
 // Appended to the header only when tables were given.
 constexpr char kCsvTablebaseHeader[] = ",tablebase_category,tablebase_contradiction";
 
@@ -37,8 +38,11 @@ std::string CsvRow(const GameVerdict& v) {
       r ? r->ruling : "", ",", r ? (r->agrees ? "true" : "false") : "", ",",
       r ? (r->certain ? "true" : "false") : "", ",", r ? r->rule : "", ",", r ? r->article : "",
       ",", r && r->ended_at_ply ? absl::StrCat(*r->ended_at_ply) : "", ",",
-      r ? absl::StrCat(r->moves_after_end) : "", ",", can_mate, ",", CsvField(v.error), ",",
-      v.error.empty() ? "" : absl::StrCat(v.error_line),
+      r ? absl::StrCat(r->moves_after_end) : "", ",", can_mate, ",",
+      r ? ToString(r->declared_ending.kind) : "", ",",
+      r && r->flag_fallen_by ? (*r->flag_fallen_by == kWhite ? "white" : "black") : "", ",",
+      r && r->declared_grounds_hold ? (*r->declared_grounds_hold ? "true" : "false") : "", ",",
+      CsvField(v.error), ",", v.error.empty() ? "" : absl::StrCat(v.error_line),
       v.tablebase ? CsvTablebase(*v.tablebase) : "", "\n");
 }
 
@@ -51,6 +55,12 @@ std::string TextLine(const GameVerdict& v) {
   if (!r.article.empty()) absl::StrAppend(&line, " (", r.article, ")");
   if (r.ended_at_ply) absl::StrAppend(&line, " after ply ", *r.ended_at_ply);
   if (r.moves_after_end) absl::StrAppend(&line, ", ", r.moves_after_end, " plies played after");
+  if (r.flag_fallen_by) {
+    absl::StrAppend(&line, ", ", *r.flag_fallen_by == kWhite ? "White" : "Black", "'s flag (by ",
+                    ToString(r.flag_evidence), ")");
+  }
+  if (r.declared_grounds_hold == false)
+    absl::StrAppend(&line, ", declared ", ToString(r.declared_ending.grounds), " does not hold");
   if (!r.agrees) absl::StrAppend(&line, r.certain ? "  DISAGREES" : "  DISAGREES (uncertain)");
   // Chess 99: the judge's reason, e.g. "White captured the king, but its own
   // king is then in check".

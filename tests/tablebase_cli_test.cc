@@ -347,7 +347,8 @@ TEST(TablebaseCli, VerifyWithoutTablesIsUnchanged) {
   testing::CommandResult csv = Arbiter("verify --format csv " + pgn);
   EXPECT_EQ(Lines(csv.out)[0],
             "game,site,declared,termination,ruling,agrees,certain,rule,article,ended_at_ply,"
-            "moves_after_end,winner_can_mate,error,error_line");
+            "moves_after_end,winner_can_mate,termination_read_as,flag_fallen_by,"
+            "declared_grounds_hold,error,error_line");
   testing::CommandResult text = Arbiter("verify " + pgn);
   EXPECT_EQ(text.out.find("ablebase"), std::string::npos) << text.out;
 }
