@@ -14,8 +14,8 @@
 namespace arbiter::fuzz {
 
 void EndingTarget(std::string_view input) {
-  std::vector<std::string> lines = absl::StrSplit(absl::string_view(input.data(), input.size()),
-                                                  absl::MaxSplits('\n', 3));
+  std::vector<std::string> lines =
+      absl::StrSplit(absl::string_view(input.data(), input.size()), absl::MaxSplits('\n', 3));
   lines.resize(4);
   const std::string& tag = lines[0];
   const std::string& comment = lines[1];
@@ -25,9 +25,8 @@ void EndingTarget(std::string_view input) {
   const std::string what = std::string(ToString(e.kind)) + " from " + ToString(e.source);
   const bool flag = e.kind == EndingKind::kFlagFall;
   ARBITER_FUZZ_CHECK(!e.flag_of || flag, what);
-  ARBITER_FUZZ_CHECK(!e.loser || e.kind == EndingKind::kForfeit ||
-                         e.kind == EndingKind::kResignation,
-                     what);
+  ARBITER_FUZZ_CHECK(
+      !e.loser || e.kind == EndingKind::kForfeit || e.kind == EndingKind::kResignation, what);
   ARBITER_FUZZ_CHECK((e.forfeit != ForfeitReason::kNone) == (e.kind == EndingKind::kForfeit), what);
   ARBITER_FUZZ_CHECK(flag || e.grounds != EndingGrounds::kTimeoutVsInsufficientMaterial, what);
   switch (e.source) {
@@ -38,9 +37,9 @@ void EndingTarget(std::string_view input) {
       ARBITER_FUZZ_CHECK(has_tag && e.text == tag, what);
       break;
     case EndingSource::kClosingComment:
-      ARBITER_FUZZ_CHECK(e.text == comment && e.kind != EndingKind::kNone &&
-                             e.kind != EndingKind::kUnrecognised,
-                         what);
+      ARBITER_FUZZ_CHECK(
+          e.text == comment && e.kind != EndingKind::kNone && e.kind != EndingKind::kUnrecognised,
+          what);
       break;
   }
 }
