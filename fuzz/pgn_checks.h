@@ -113,8 +113,20 @@ inline void CheckGame(const RawGame& raw, ReplayedGame* replayed, ReplayedGame* 
   }
 
   VerifyGame(raw, FuzzSearchOptions(), scratch, verdict);
-  ARBITER_FUZZ_CHECK(verdict->error.empty() == replayed->error.ok(),
+  // A game that cannot be replayed is an error, unless it ended on the board
+  // before its first bad move (a move written after checkmate): then it is
+  // ruled there, and that move and the rest count as moves after the end.
+  const bool ruled_before_bad_move =
+      !replayed->error.ok() && verdict->ruling && verdict->ruling->ended_on_board;
+  ARBITER_FUZZ_CHECK(verdict->error.empty() == (replayed->error.ok() || ruled_before_bad_move),
                      absl::StrCat(where, ": ", verdict->error));
+  if (ruled_before_bad_move) {
+    ARBITER_FUZZ_CHECK(replayed->bad_move >= 0, where);
+    const int end = verdict->ruling->ended_at_ply.value_or(-1);
+    ARBITER_FUZZ_CHECK(end >= 0 && end <= replayed->bad_move, where);
+    ARBITER_FUZZ_CHECK(verdict->ruling->moves_after_end == int(raw.moves.size()) - end, where);
+    ARBITER_FUZZ_CHECK(verdict->first_move_after_end == raw.moves[size_t(end)].san, where);
+  }
   ARBITER_FUZZ_CHECK(verdict->ruling.has_value() == verdict->error.empty(), where);
   if (verdict->ruling) {
     const Ruling& r = *verdict->ruling;
