@@ -132,6 +132,8 @@ void Jobs::Execute(std::shared_ptr<Job> job, std::shared_ptr<Run> run) {
   }
 
   // Reading feeds the run; this thread commits verdicts as they come, in order.
+  // Only a reader that reached the end of its input may let the job be done.
+  bool input_ended = false;
   std::thread reader([&, source = std::move(*source)]() mutable {
     PgnReader pgn(std::move(source), wire::ReaderOptionsFor(job->state.options()));
     RawGame raw;
@@ -141,6 +143,7 @@ void Jobs::Execute(std::shared_ptr<Job> job, std::shared_ptr<Run> run) {
       std::lock_guard<std::mutex> lock(mu_);
       job->state.set_games_read(job->state.games_read() + 1);
     }
+    input_ended = true;
     run->Finish();
   });
   std::vector<std::pair<int64_t, std::string>> pending;
@@ -178,15 +181,21 @@ void Jobs::Execute(std::shared_ptr<Job> job, std::shared_ptr<Run> run) {
   commit();
   if (!store_error.ok()) run->Cancel();
   reader.join();
+  // Stopped: the coordinator is shutting down (its runs end UNAVAILABLE, and
+  // that may come before stopping_ is set, with every game read so far
+  // ruled), or the input was not read to its end. The job stays running in
+  // the store and resumes at the next start; it is never done with games
+  // missing.
   bool stopped;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    stopped = stopping_ || job->state.games_done() < job->state.games_read();
+    stopped = stopping_ || !input_ended || job->state.games_done() < job->state.games_read() ||
+              run->status().code() == absl::StatusCode::kUnavailable;
   }
   if (!store_error.ok()) return finish(v1::Job::STATE_FAILED, std::string(store_error.message()));
   if (!run->status().ok() && run->status().code() != absl::StatusCode::kUnavailable)
     return finish(v1::Job::STATE_FAILED, std::string(run->status().message()));
-  if (stopped) return;  // coordinator shutting down: the job resumes at the next start
+  if (stopped) return;
   finish(v1::Job::STATE_DONE, "");
 }
 

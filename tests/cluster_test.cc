@@ -650,6 +650,68 @@ TEST_F(Cluster, AJobSurvivesACoordinatorKilledMidJob) {
   EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), "resuming job " + id);
 }
 
+// SIGTERM mid-job while the workers keep up with the reader (the input
+// trickles in through a FIFO): the job must stay running and resume at the
+// next start, never be marked done with games missing.
+TEST_F(Cluster, AJobStoppedBySigtermResumesWithEveryGame) {
+  auto game = [](int i) {
+    return absl::StrCat("[Event \"e", i, "\"]\n[Site \"s", i,
+                        "\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n");
+  };
+  const std::string games = Path("games.pgn");
+  ASSERT_EQ(mkfifo(games.c_str(), 0600), 0);
+  signal(SIGPIPE, SIG_IGN);
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  int c = StartCoordinator({w});
+  ASSERT_GT(c, 0);
+  auto client = [&](int port) {
+    return absl::StrCat("env -u ARBITER_SYZYGY ", kBin, "/arbiter --coordinator ", Address(port),
+                        " job ");
+  };
+  // Submitting opens the FIFO once to check it: that opening reads nothing.
+  std::thread check_open([&] { close(open(games.c_str(), O_WRONLY)); });
+  testing::CommandResult submit = testing::RunCommand(client(c) + "submit " + games);
+  check_open.join();
+  ASSERT_EQ(submit.exit_code, 0) << submit.out;
+  const std::string id = submit.out.substr(0, submit.out.find('\n'));
+  // A game every 5 ms, until the job's reader goes away.
+  std::atomic<int> written{0};
+  std::thread writer([&] {
+    const int fifo = open(games.c_str(), O_WRONLY);
+    if (fifo < 0) return;
+    for (int i = 1; i <= 400; ++i) {
+      const std::string g = game(i);
+      if (write(fifo, g.data(), g.size()) != ssize_t(g.size())) break;
+      written = i;
+      std::this_thread::sleep_for(milliseconds(5));
+    }
+    close(fifo);
+  });
+  for (int i = 0; i < 3000 && written < 100; ++i) std::this_thread::sleep_for(milliseconds(2));
+  coordinator_->Signal(SIGTERM);
+  int status = 0;
+  const bool exited = coordinator_->Wait(milliseconds(15000), &status);
+  writer.join();
+  ASSERT_TRUE(exited) << "the coordinator hangs";
+  ASSERT_LT(written, 400) << "the input ended before the signal";
+  // The next start reads the same path again: now a plain file.
+  fs::remove(games);
+  {
+    std::ofstream all(games);
+    for (int i = 1; i <= 400; ++i) all << game(i);
+  }
+  c = StartCoordinator({w});
+  ASSERT_GT(c, 0);
+  testing::CommandResult watch = testing::RunCommand("timeout 60 " + client(c) + "watch " + id);
+  EXPECT_EQ(watch.exit_code, 0) << watch.out;
+  EXPECT_PRED_FORMAT2(testing::Contains, watch.out, " 400 games ruled");
+  testing::CommandResult results =
+      testing::RunCommand(client(c) + "results " + id + " --format jsonl");
+  ASSERT_EQ(results.exit_code, 0);
+  EXPECT_EQ(testing::Lines(results.out).size(), 401u);  // 400 verdicts and the summary
+}
+
 // Limits: a request asking too much is refused with RESOURCE_EXHAUSTED and
 // a message; in a stream, the one over-long record gets an error verdict and
 // the others theirs.
