@@ -2,10 +2,16 @@
 
 #include <sqlite3.h>
 
+#include <filesystem>
+#include <string>
+
 #include "absl/strings/str_cat.h"
 
 namespace arbiter::coordinator {
 namespace {
+
+// The tables below; raised with every change of them.
+constexpr int kSchemaVersion = 1;
 
 // Finalizes a statement however the function returns.
 struct Statement {
@@ -16,6 +22,17 @@ struct Statement {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path) {
+  // A database the coordinator wrote is never empty (its tables are created
+  // at once): an empty file was truncated, and opening it would silently
+  // start a job list from nothing.
+  std::error_code size_error;
+  if (std::filesystem::exists(path, size_error) &&
+      std::filesystem::file_size(path, size_error) == 0 && !size_error) {
+    return absl::DataLossError(absl::StrCat(
+        "job database ", path,
+        " is empty (0 bytes): its jobs are lost or it was truncated; move it away to start "
+        "with no jobs"));
+  }
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
       SQLITE_OK) {
@@ -35,6 +52,29 @@ absl::StatusOr<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path
     if (absl::Status s = store->Exec(sql); !s.ok())
       return absl::InternalError(absl::StrCat("job database ", path, ": ", s.message()));
   }
+  // Damage inside the file: refused, not read as fewer jobs.
+  if (absl::StatusOr<std::string> check = store->Text("PRAGMA quick_check"); !check.ok()) {
+    return absl::DataLossError(absl::StrCat("job database ", path, ": ", check.status().message()));
+  } else if (*check != "ok") {
+    return absl::DataLossError(
+        absl::StrCat("job database ", path, " is damaged (", *check, "); move it away"));
+  }
+  // Schema version (PRAGMA user_version): 0 is a database from before it
+  // was recorded, with the same tables, and is marked current.
+  absl::StatusOr<std::string> version = store->Text("PRAGMA user_version");
+  if (!version.ok())
+    return absl::InternalError(
+        absl::StrCat("job database ", path, ": ", version.status().message()));
+  if (*version != "0" && *version != std::to_string(kSchemaVersion)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "job database ", path, " has schema version ", *version, "; this coordinator reads ",
+        kSchemaVersion, " (written by a newer version?)"));
+  }
+  if (*version == "0") {
+    const std::string set_version = absl::StrCat("PRAGMA user_version=", kSchemaVersion);
+    if (absl::Status s = store->Exec(set_version.c_str()); !s.ok())
+      return absl::InternalError(absl::StrCat("job database ", path, ": ", s.message()));
+  }
   return store;
 }
 
@@ -42,6 +82,14 @@ JobStore::~JobStore() { sqlite3_close(db_); }
 
 absl::Status JobStore::Error(const char* what) {
   return absl::InternalError(absl::StrCat(what, ": ", sqlite3_errmsg(db_)));
+}
+
+absl::StatusOr<std::string> JobStore::Text(const char* sql) {
+  Statement statement;
+  if (sqlite3_prepare_v2(db_, sql, -1, &statement.s, nullptr) != SQLITE_OK) return Error(sql);
+  if (sqlite3_step(statement.s) != SQLITE_ROW) return Error(sql);
+  const unsigned char* text = sqlite3_column_text(statement.s, 0);
+  return std::string(text ? reinterpret_cast<const char*>(text) : "");
 }
 
 absl::Status JobStore::Exec(const char* sql) {

@@ -39,6 +39,8 @@ class JobStore {
  private:
   explicit JobStore(sqlite3* db) : db_(db) {}
   absl::Status Exec(const char* sql);
+  // The first column of the first row `sql` gives, as text.
+  absl::StatusOr<std::string> Text(const char* sql);
   absl::Status Error(const char* what);
 
   std::mutex mu_;  // one connection, used by one thread at a time

@@ -712,6 +712,27 @@ TEST_F(Cluster, AJobStoppedBySigtermResumesWithEveryGame) {
   EXPECT_EQ(testing::Lines(results.out).size(), 401u);  // 400 verdicts and the summary
 }
 
+// A job database truncated to nothing, or overwritten, is an error at start
+// that names it: never an empty job list.
+TEST_F(Cluster, AnEmptyOrDamagedJobDatabaseStopsTheStart) {
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  ASSERT_GT(StartCoordinator({w}), 0);
+  coordinator_->Kill(SIGTERM);
+  const std::string db = Path("jobs/jobs.sqlite");
+  ASSERT_TRUE(fs::exists(db));
+  for (const std::string& content : {std::string(), std::string(8192, 'x')}) {
+    fs::remove(db + "-wal");
+    fs::remove(db + "-shm");
+    std::ofstream(db, std::ios::trunc) << content;
+    EXPECT_LE(StartCoordinator({w}), 0) << "started on a damaged database";
+    int status = 0;
+    ASSERT_TRUE(coordinator_->Wait(milliseconds(10000), &status));
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+    EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), db);
+  }
+}
+
 // Limits: a request asking too much is refused with RESOURCE_EXHAUSTED and
 // a message; in a stream, the one over-long record gets an error verdict and
 // the others theirs.
