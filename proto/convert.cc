@@ -264,11 +264,25 @@ v1::GameRecord ToProto(const RawGame& game) {
   return out;
 }
 
+size_t PliesIn(const v1::GameRecord& record) {
+  const std::string& moves = record.moves();
+  const size_t tokens = size_t(std::count(moves.begin(), moves.end(), ' ')) +
+                        (!moves.empty() && moves.back() != ' ' ? 1 : 0);
+  return std::max({tokens, size_t(record.move_lines_size()), size_t(record.clocks_centis_size())});
+}
+
 RawGame FromProto(const v1::GameRecord& record) {
   RawGame out;
   out.index = record.index();
   out.first_line = record.first_line();
   for (const v1::GameRecord::Tag& t : record.tags()) out.tags.emplace_back(t.name(), t.value());
+  if (const size_t plies = PliesIn(record); plies > PgnReader::kMaxPlies) {
+    // Checked before anything is split: the limit bounds the work and the
+    // memory of every path a record takes (client, coordinator, worker).
+    out.error = absl::ResourceExhaustedError(absl::StrCat(
+        "game ", record.index(), ": ", plies, " plies, more than ", PgnReader::kMaxPlies));
+    return out;
+  }
   // A malformed record (fewer lines than moves, an annotation out of range)
   // still converts: missing lines read 0, stray annotations are dropped.
   const std::string& moves = record.moves();

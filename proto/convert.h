@@ -18,7 +18,12 @@
 namespace arbiter::wire {
 
 v1::GameRecord ToProto(const RawGame& game);
+// A record of more than PgnReader::kMaxPlies plies (PliesIn) converts to a
+// game with that error and no moves, whichever field holds them.
 RawGame FromProto(const v1::GameRecord& record);
+// The plies a record holds: its SAN tokens, or its per-move fields if they
+// are longer (a record from a client may disagree with itself).
+size_t PliesIn(const v1::GameRecord& record);
 
 v1::GameVerdict ToProto(const GameVerdict& verdict);
 // INVALID_ARGUMENT when a line or FEN in the message does not parse.

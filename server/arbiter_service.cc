@@ -21,9 +21,9 @@ grpc::Status ToGrpc(const absl::Status& s) {
 // enforces on files (core/pgn/pgn_reader.h): the work and memory a game may
 // cost do not depend on how it arrived.
 absl::Status CheckRecord(const v1::GameRecord& r) {
-  if (size_t(r.move_lines_size()) > PgnReader::kMaxPlies)
-    return absl::ResourceExhaustedError(absl::StrCat("game ", r.index(), ": ", r.move_lines_size(),
-                                                     " plies, more than ", PgnReader::kMaxPlies));
+  if (const size_t plies = wire::PliesIn(r); plies > PgnReader::kMaxPlies)
+    return absl::ResourceExhaustedError(
+        absl::StrCat("game ", r.index(), ": ", plies, " plies, more than ", PgnReader::kMaxPlies));
   for (const v1::GameRecord::Tag& t : r.tags())
     if (t.name().size() + t.value().size() > PgnReader::kMaxTagBytes)
       return absl::ResourceExhaustedError(absl::StrCat("game ", r.index(), ": a tag of more than ",

@@ -79,6 +79,26 @@ TEST(Convert, DialectFixtures) {
   EXPECT_GE(files, 7);
 }
 
+// The ply limit holds whichever field carries the moves: a record whose
+// `moves` holds more SANs than its per-move fields (a hostile client) is
+// refused before it is split.
+TEST(Convert, PlyLimitCountsTheMovesField) {
+  v1::GameRecord record;
+  record.set_index(7);
+  std::string moves;
+  for (size_t i = 0; i < PgnReader::kMaxPlies; ++i) moves += i % 2 ? "Ng8 " : "Nf6 ";
+  record.set_moves(moves);
+  EXPECT_EQ(wire::PliesIn(record), PgnReader::kMaxPlies);
+  EXPECT_TRUE(wire::FromProto(record).error.ok());
+  EXPECT_EQ(wire::FromProto(record).moves.size(), PgnReader::kMaxPlies);
+  record.set_moves(moves + "Nf6");  // one more, without its trailing space
+  EXPECT_EQ(wire::PliesIn(record), PgnReader::kMaxPlies + 1);
+  RawGame refused = wire::FromProto(record);
+  EXPECT_EQ(refused.error.code(), absl::StatusCode::kResourceExhausted) << refused.error;
+  EXPECT_TRUE(refused.moves.empty());
+  EXPECT_PRED_FORMAT2(testing::Contains, std::string(refused.error.message()), "game 7");
+}
+
 TEST(Convert, SharedGameFiles) {
   const std::string shared = testing::SharedDir();
   if (shared.empty()) GTEST_SKIP() << "../shared is absent (set ARBITER_SHARED)";
