@@ -572,6 +572,9 @@ absl::StatusOr<MateSearchOptions> FromProto(const v1::SearchOptions& o) {
     if (o.table_mb() > 65536) return absl::InvalidArgumentError("table_mb must be 1..65536");
     out.table_bytes = size_t(o.table_mb()) << 20;
   }
+  // An enum value this build does not know is refused, not read as chess.
+  if (!v1::Ruleset_IsValid(o.rules()))
+    return absl::InvalidArgumentError(absl::StrCat("rules ", int(o.rules()), " is not a rule set"));
   return out;
 }
 

@@ -142,6 +142,11 @@ TEST(Convert, SearchOptionsOutOfRangeAreRefused) {
   o.set_table_mb(0);
   o.set_budget((uint64_t(1) << 40) + 1);
   EXPECT_EQ(wire::FromProto(o).status().code(), absl::StatusCode::kInvalidArgument);
+  o.set_budget(0);
+  o.set_rules(v1::Ruleset(999));  // a value from no version of the API
+  EXPECT_EQ(wire::FromProto(o).status().code(), absl::StatusCode::kInvalidArgument);
+  o.set_rules(v1::RULESET_CHESS99);
+  EXPECT_TRUE(wire::FromProto(o).ok());
   absl::StatusOr<MateSearchOptions> defaults = wire::FromProto(v1::SearchOptions());
   ASSERT_TRUE(defaults.ok());
   EXPECT_EQ(defaults->node_budget, MateSearchOptions{}.node_budget);
