@@ -46,13 +46,15 @@ M Reparsed(const M& message) {
   return out;
 }
 
-// wire::FromProto(SearchOptions) accepts exactly the CLI's ranges.
+// wire::FromProto(SearchOptions) accepts exactly the CLI's ranges and the
+// rule sets this build knows.
 void CheckOptions(const v1::SearchOptions& o) {
   absl::StatusOr<MateSearchOptions> options = wire::FromProto(o);
-  const bool in_range = o.budget() <= (uint64_t(1) << 40) && o.table_mb() <= 65536;
+  const bool in_range =
+      o.budget() <= (uint64_t(1) << 40) && o.table_mb() <= 65536 && v1::Ruleset_IsValid(o.rules());
   ARBITER_FUZZ_CHECK(options.ok() == in_range,
-                     absl::StrCat("budget ", o.budget(), " table_mb ", o.table_mb(), ": ",
-                                  options.status().ToString()));
+                     absl::StrCat("budget ", o.budget(), " table_mb ", o.table_mb(), " rules ",
+                                  int(o.rules()), ": ", options.status().ToString()));
   if (!options.ok()) return;
   ARBITER_FUZZ_CHECK(
       options->node_budget == (o.budget() ? o.budget() : 200000) &&

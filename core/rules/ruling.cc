@@ -96,11 +96,15 @@ std::optional<bool> GroundsHold(EndingGrounds grounds, const Ruling& r, bool end
       return !ended;
     case EndingGrounds::kThreefoldRepetition:
       if (rule == "fivefold") return true;
-      if (ended || end == nullptr) return false;
+      if (ended) return false;
+      // Claims are looked at for draws only: a decisive result naming them
+      // is not checked.
+      if (end == nullptr) return std::nullopt;
       return end->claims.threefold_now || !end->claims.threefold_moves.empty();
     case EndingGrounds::kFiftyMoves:
       if (rule == "seventy_five_moves") return true;
-      if (ended || end == nullptr) return false;
+      if (ended) return false;
+      if (end == nullptr) return std::nullopt;
       return end->claims.fifty_now || !end->claims.fifty_moves.empty();
   }
   return std::nullopt;
@@ -150,8 +154,6 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
     const std::string& result = declared.result;
     const std::optional<Color> declared_winner = DeclaredWinner(result);
     r.ended_at_ply = int(moves.size());
-    // A flag fall with nothing named but a draw on time and no material:
-    // both mean the same rule.
     const bool flag_fall = ending.kind == EndingKind::kFlagFall;
     const bool forfeit = ending.kind == EndingKind::kForfeit;
     if (result == kDoubleForfeit) {
