@@ -40,7 +40,7 @@ std::string CsvRow(const GameVerdict& v) {
       ",", r && r->ended_at_ply ? absl::StrCat(*r->ended_at_ply) : "", ",",
       r ? absl::StrCat(r->moves_after_end) : "", ",", can_mate, ",",
       r ? ToString(r->declared_ending.kind) : "", ",",
-      r && r->flag_fallen_by ? (*r->flag_fallen_by == kWhite ? "white" : "black") : "", ",",
+      r && r->flag_fallen_by ? ColorName(*r->flag_fallen_by) : "", ",",
       r && r->declared_grounds_hold ? (*r->declared_grounds_hold ? "true" : "false") : "", ",",
       CsvField(v.error), ",", v.error.empty() ? "" : absl::StrCat(v.error_line),
       v.tablebase ? CsvTablebase(*v.tablebase) : "", "\n");

@@ -10,6 +10,8 @@ namespace arbiter {
 using Bitboard = uint64_t;
 
 enum Color : uint8_t { kWhite = 0, kBlack = 1 };
+// "white" or "black", as records and messages spell a side.
+inline const char* ColorName(Color c) { return c == kWhite ? "white" : "black"; }
 constexpr Color operator~(Color c) { return Color(c ^ 1); }
 
 enum PieceType : uint8_t {

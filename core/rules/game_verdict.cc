@@ -24,10 +24,7 @@ int64_t LineFromMessage(std::string_view message) {
 void AddTablebaseFields(const TablebaseJudgement& t, json::Object* o) {
   o->AddRaw("tablebase", TablebasePositionJson(t.probe));
   o->Add("tablebase_contradiction", t.contradiction);
-  if (t.note.empty())
-    o->AddNull("tablebase_note");
-  else
-    o->Add("tablebase_note", t.note);
+  o->AddTextOrNull("tablebase_note", t.note);
 }
 
 // How the record said the game ended, and what the board and clocks say of
@@ -49,7 +46,7 @@ void AddDeclaredEndingFields(const Ruling& r, json::Object* o) {
     o->Add("declared_grounds", ToString(e.grounds));
   o->Add("declared_grounds_hold", r.declared_grounds_hold);
   if (r.flag_fallen_by) {
-    o->Add("flag_fallen_by", *r.flag_fallen_by == kWhite ? "white" : "black");
+    o->Add("flag_fallen_by", ColorName(*r.flag_fallen_by));
     o->Add("flag_evidence", ToString(r.flag_evidence));
   } else {
     o->AddNull("flag_fallen_by").AddNull("flag_evidence");
@@ -90,15 +87,13 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
       .closing_comment = raw.closing_comment,
       .players = {white ? std::string_view(*white) : "", black ? std::string_view(*black) : ""},
       .clock_centis = scratch->clock_centis};
+  // Moves recorded after a checkmate or stalemate cannot be played: a game
+  // with a bad move is ruled on the moves before it, if it ended on the
+  // board there.
   std::optional<Ruling> ruled;
-  if (scratch->error.ok()) {
+  if (scratch->error.ok() || scratch->bad_move >= 0) {
     ruled = RuleGame(scratch->start, scratch->moves, declared, options);
-  } else if (scratch->bad_move >= 0) {
-    // Moves recorded after a checkmate or stalemate cannot be played: the
-    // game is ruled at its first ending on the board, if it has one before
-    // the bad move.
-    Ruling before = RuleGame(scratch->start, scratch->moves, declared, options);
-    if (before.ended_on_board) ruled = std::move(before);
+    if (!scratch->error.ok() && !ruled->ended_on_board) ruled.reset();
   }
   if (!ruled) {
     out->error = std::string(scratch->error.message());
@@ -129,10 +124,7 @@ std::string GameVerdictJson(const GameVerdict& v) {
   json::Object o;
   o.Add("game", v.game).Add("site", v.site).Add("declared", v.declared);
   o.Add("termination", v.termination);
-  if (v.encoding.empty())
-    o.AddNull("encoding");
-  else
-    o.Add("encoding", v.encoding);
+  o.AddTextOrNull("encoding", v.encoding);
   // Chess 99 records say so; chess records keep the fields they always had.
   if (!v.rules.empty()) o.Add("rules", v.rules);
   if (!v.ruling) {
@@ -145,26 +137,17 @@ std::string GameVerdictJson(const GameVerdict& v) {
   const Ruling& r = *v.ruling;
   o.Add("ruling", r.ruling).Add("agrees", r.agrees).Add("certain", r.certain);
   o.Add("rule", r.rule);
-  if (r.article.empty())
-    o.AddNull("article");
-  else
-    o.Add("article", r.article);
+  o.AddTextOrNull("article", r.article);
   o.Add("ended_at_ply", r.ended_at_ply);
   o.Add("moves_after_end", r.moves_after_end);
-  if (v.first_move_after_end.empty())
-    o.AddNull("first_move_after_end");
-  else
-    o.Add("first_move_after_end", v.first_move_after_end);
+  o.AddTextOrNull("first_move_after_end", v.first_move_after_end);
   o.Add("plies", v.plies);
   o.Add("end_fen", v.end_fen);
   if (r.winner_side) {
     json::Object w;
-    w.Add("side", *r.winner_side == kWhite ? "white" : "black");
+    w.Add("side", ColorName(*r.winner_side));
     w.Add("can_mate", ToString(r.winner_can_mate.answer));
-    if (r.winner_can_mate.proof.empty())
-      w.AddNull("proof");
-    else
-      w.Add("proof", r.winner_can_mate.proof);
+    w.AddTextOrNull("proof", r.winner_can_mate.proof);
     if (r.winner_can_mate.answer == CanMate::kYes)
       w.AddRaw("line",
                json::Array(v.winner_line, [](const std::string& s) { return json::Quote(s); }));

@@ -27,10 +27,7 @@ std::string MoveArray(const Position& pos, const std::vector<Move>& moves) {
 std::string MateAbilityJson(const Position& pos, const MateAbility& m) {
   json::Object o;
   o.Add("can_mate", ToString(m.answer));
-  if (m.proof.empty())
-    o.AddNull("proof");
-  else
-    o.Add("proof", m.proof);
+  o.AddTextOrNull("proof", m.proof);
   if (m.answer == CanMate::kYes)
     o.AddRaw("line", UciLine(pos, m.line));
   else

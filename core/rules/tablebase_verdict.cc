@@ -192,7 +192,7 @@ std::string TablebasePositionJson(const TablebaseProbe& probe) {
   o.Add("precise_dtz", r.precise_dtz);
   o.Add("win_within_50", r.win_within_50);
   o.Add("halfmove_clock", r.halfmove_clock);
-  o.Add("side_to_move", probe.side_to_move == kWhite ? "white" : "black");
+  o.Add("side_to_move", ColorName(probe.side_to_move));
   return o.Close();
 }
 

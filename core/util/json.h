@@ -26,6 +26,10 @@ class Object {
   Object& Add(std::string_view key, int value) { return Add(key, int64_t(value)); }
   Object& Add(std::string_view key, bool value);
   Object& AddNull(std::string_view key);
+  // The text, or null when it is empty (records write absent text as null).
+  Object& AddTextOrNull(std::string_view key, std::string_view value) {
+    return value.empty() ? AddNull(key) : Add(key, value);
+  }
   // The value, or null when it is absent.
   template <typename T>
   Object& Add(std::string_view key, const std::optional<T>& value) {
