@@ -1,7 +1,8 @@
-// `arbiter --coordinator HOST:PORT job ...`: jobs over PGN files on storage
-// the coordinator reads. Submit returns at once with the job's id; watch
-// follows its progress; results prints its verdicts exactly as `arbiter
-// verify` prints them.
+// `arbiter --coordinator HOST:PORT job ...`: games ruled in the background by
+// the cluster. Submit uploads a local file (or names one under the
+// coordinator's --job-input-dir) and prints the job's id once the coordinator
+// has it; watch follows its progress; results prints its verdicts exactly as
+// `arbiter verify` prints them; list, cancel and delete manage jobs.
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
@@ -21,10 +22,14 @@ int Fail(const absl::Status& s) {
   return 2;
 }
 
+constexpr char kUsage[] =
+    "usage: arbiter --coordinator HOST:PORT job submit FILE | submit --server-path PATH |\n"
+    "       watch ID | results ID | list | cancel ID | delete ID";
+
 std::string Progress(const JobStatus& j) {
-  std::string line = absl::StrCat(j.id, " ", j.state, ": ", j.games_done, " games ruled (",
-                                  j.games_read, " read), ", j.errors, " errors, ", j.disagreements,
-                                  " disagreements, ", j.seconds, " s");
+  std::string line = absl::StrCat(j.id, " ", JobStateName(j.state), ": ", j.games_done,
+                                  " games ruled (", j.games_read, " read), ", j.errors, " errors, ",
+                                  j.disagreements, " disagreements, ", j.seconds, " s");
   if (!j.error.empty()) absl::StrAppend(&line, ": ", j.error);
   return line + "\n";
 }
@@ -32,16 +37,18 @@ std::string Progress(const JobStatus& j) {
 }  // namespace
 
 int RunJob(const std::vector<std::string>& argv) {
-  absl::StatusOr<Args> args =
-      Args::Parse(argv,
-                  {kCoordinatorOption, kTlsCaOption, kTokenFileOption, "format", "from",
-                   kRulesOption, kBudgetOption, kTableOption, kSyzygyOption},
-                  {});
+  absl::StatusOr<Args> args = Args::Parse(
+      argv,
+      {kCoordinatorOption, kTlsCaOption, kTokenFileOption, "format", "from", kRulesOption,
+       kBudgetOption, kTableOption, kSyzygyOption, "server-path", "limit"},
+      {});
   if (!args.ok()) return Fail(args.status());
   const std::vector<std::string>& words = args->positional();
-  if (words.size() != 2 || (words[0] != "submit" && words[0] != "watch" && words[0] != "results"))
-    return Fail(absl::InvalidArgumentError(
-        "usage: arbiter --coordinator HOST:PORT job submit PATH | watch ID | results ID"));
+  const std::string verb = words.empty() ? "" : words[0];
+  const size_t operands = verb == "list" || (verb == "submit" && args->Has("server-path")) ? 1 : 2;
+  if (words.size() != operands || (verb != "submit" && verb != "watch" && verb != "results" &&
+                                   verb != "list" && verb != "cancel" && verb != "delete"))
+    return Fail(absl::InvalidArgumentError(kUsage));
   const std::string coordinator = CoordinatorFrom(*args);
   if (coordinator.empty())
     return Fail(absl::InvalidArgumentError(
@@ -50,24 +57,51 @@ int RunJob(const std::vector<std::string>& argv) {
   if (!connected.ok()) return Fail(connected.status());
   RemoteArbiter& remote = **connected;
 
-  if (words[0] == "submit") {
+  if (verb == "submit") {
     absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, MateSearchOptions{});
     if (!options.ok()) return Fail(options.status());
     absl::StatusOr<Rules> rules = RulesFrom(*args);
     if (!rules.ok()) return Fail(rules.status());
+    const bool chess99 = *rules == Rules::kChess99;
     absl::StatusOr<JobStatus> job =
-        remote.SubmitJob(words[1], *options, TablebaseRequested(*args), *rules == Rules::kChess99);
+        args->Has("server-path")
+            ? remote.SubmitServerJob(args->Get("server-path"), *options, TablebaseRequested(*args),
+                                     chess99)
+            : remote.UploadJob(words[1], *options, TablebaseRequested(*args), chess99);
     if (!job.ok()) return Fail(job.status());
     std::printf("%s\n", job->id.c_str());
     return 0;
   }
-  if (words[0] == "watch") {
+  if (verb == "list") {
+    absl::StatusOr<int64_t> limit = args->GetInt("limit", 0);
+    if (!limit.ok()) return Fail(limit.status());
+    if (*limit < 0 || *limit > 100000)
+      return Fail(absl::InvalidArgumentError("--limit must be 0..100000"));
+    absl::StatusOr<std::vector<JobStatus>> jobs = remote.ListJobs(int(*limit));
+    if (!jobs.ok()) return Fail(jobs.status());
+    for (const JobStatus& j : *jobs)
+      std::printf("%s\t%s\t%s\t%s\t%lld games\t%s\n", j.id.c_str(), JobStateName(j.state),
+                  j.created.c_str(), j.finished.empty() ? "-" : j.finished.c_str(),
+                  (long long)j.games_done, j.path.c_str());
+    return 0;
+  }
+  if (verb == "cancel") {
+    absl::StatusOr<JobStatus> job = remote.CancelJob(words[1]);
+    if (!job.ok()) return Fail(job.status());
+    std::fputs(Progress(*job).c_str(), stdout);
+    return 0;
+  }
+  if (verb == "delete") {
+    if (absl::Status s = remote.DeleteJob(words[1]); !s.ok()) return Fail(s);
+    return 0;
+  }
+  if (verb == "watch") {
     absl::StatusOr<JobStatus> last = remote.WatchJob(words[1], [](const JobStatus& j) {
       std::fputs(Progress(j).c_str(), stdout);
       std::fflush(stdout);  // progress is read as it comes, often through a pipe
     });
     if (!last.ok()) return Fail(last.status());
-    return last->state == "done" ? 0 : 1;
+    return last->state == JobState::kDone ? 0 : 1;
   }
   absl::StatusOr<VerdictFormat> format = ParseVerdictFormat(args->Get("format", "text"));
   if (!format.ok()) return Fail(format.status());
@@ -84,7 +118,9 @@ int RunJob(const std::vector<std::string>& argv) {
   absl::StatusOr<JobStatus> end = remote.GetJob(words[1]);
   if (!end.ok()) return Fail(end.status());
   printer.End(end->seconds);
-  if (end->state == "failed") return Fail(absl::AbortedError(Progress(*end)));
+  // A failed or cancelled job's verdicts are printed, but not as a whole run.
+  if (end->state == JobState::kFailed || end->state == JobState::kCancelled)
+    return Fail(absl::AbortedError(Progress(*end)));
   return 0;
 }
 

@@ -1,13 +1,20 @@
 #include "client/remote.h"
 
+#include <unistd.h>
+
 #include <atomic>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <optional>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/arbiter.grpc.pb.h"
 #include "core/tablebase/syzygy.h"
+#include "google/protobuf/util/time_util.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
@@ -169,15 +176,45 @@ absl::Status RemoteArbiter::Verify(const std::function<bool(RawGame*)>& next,
   return absl::OkStatus();
 }
 
+const char* JobStateName(JobState state) {
+  switch (state) {
+    case JobState::kRunning:
+      return "running";
+    case JobState::kDone:
+      return "done";
+    case JobState::kFailed:
+      return "failed";
+    case JobState::kCancelled:
+      return "cancelled";
+  }
+  return "unknown";
+}
+
 namespace {
+
+std::string TimeText(const google::protobuf::Timestamp& t) {
+  return t.seconds() == 0 && t.nanos() == 0 ? "" : google::protobuf::util::TimeUtil::ToString(t);
+}
 
 JobStatus FromJob(const v1::Job& job) {
   JobStatus out;
   out.id = job.id();
-  out.state = job.state() == v1::Job::STATE_RUNNING ? "running"
-              : job.state() == v1::Job::STATE_DONE  ? "done"
-                                                    : "failed";
+  switch (job.state()) {
+    case v1::Job::STATE_DONE:
+      out.state = JobState::kDone;
+      break;
+    case v1::Job::STATE_CANCELLED:
+      out.state = JobState::kCancelled;
+      break;
+    case v1::Job::STATE_RUNNING:
+      out.state = JobState::kRunning;
+      break;
+    default:
+      out.state = JobState::kFailed;
+  }
   out.path = job.path();
+  out.uploaded = job.uploaded();
+  out.input_bytes = job.input_bytes();
   out.games_read = job.games_read();
   out.games_done = job.games_done();
   out.errors = job.errors();
@@ -185,23 +222,100 @@ JobStatus FromJob(const v1::Job& job) {
   out.error = job.error();
   out.tablebase = job.options().tablebase();
   out.seconds = job.seconds();
+  out.created = TimeText(job.created());
+  out.finished = TimeText(job.finished());
+  return out;
+}
+
+v1::SearchOptions JobOptions(const MateSearchOptions& options, bool tablebase, bool chess99) {
+  v1::SearchOptions out = wire::ToProto(options, tablebase);
+  if (chess99) out.set_rules(v1::RULESET_CHESS99);
   return out;
 }
 
 }  // namespace
 
-absl::StatusOr<JobStatus> RemoteArbiter::SubmitJob(const std::string& path,
+absl::StatusOr<JobStatus> RemoteArbiter::UploadJob(const std::string& path,
                                                    const MateSearchOptions& options, bool tablebase,
                                                    bool chess99) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
+      path == "-" ? fdopen(dup(0), "rb") : std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) return absl::NotFoundError(absl::StrCat(path, ": ", std::strerror(errno)));
+  // Well under the coordinator's default 16 MB message limit.
+  constexpr size_t kChunkBytes = 1 << 20;
+  v1::UploadJobRequest request;
+  request.set_name(path == "-" ? "stdin" : std::filesystem::path(path).filename().string());
+  *request.mutable_options() = JobOptions(options, tablebase, chess99);
+  grpc::ClientContext ctx;
+  v1::Job job;
+  std::unique_ptr<grpc::ClientWriter<v1::UploadJobRequest>> writer =
+      impl_->stub->UploadJob(&ctx, &job);
+  std::string buffer(kChunkBytes, '\0');
+  absl::Status failure;
+  for (bool first = true;; first = false) {
+    const size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get());
+    if (std::ferror(file.get())) {
+      failure = absl::DataLossError(absl::StrCat(path, ": ", std::strerror(errno)));
+      ctx.TryCancel();  // the coordinator must not take a part for the whole
+      break;
+    }
+    if (n == 0 && !first) break;
+    request.set_data(buffer.data(), n);
+    if (!writer->Write(request)) break;  // refused: Finish says why
+    request.clear_name();
+    request.clear_options();
+    if (n == 0) break;
+  }
+  writer->WritesDone();
+  grpc::Status s = writer->Finish();
+  if (!failure.ok()) return failure;
+  if (!s.ok()) return impl_->Error(s);
+  return FromJob(job);
+}
+
+absl::StatusOr<JobStatus> RemoteArbiter::SubmitServerJob(const std::string& path,
+                                                         const MateSearchOptions& options,
+                                                         bool tablebase, bool chess99) {
   v1::SubmitJobRequest request;
   request.set_path(path);
-  *request.mutable_options() = wire::ToProto(options, tablebase);
-  if (chess99) request.mutable_options()->set_rules(v1::RULESET_CHESS99);
+  *request.mutable_options() = JobOptions(options, tablebase, chess99);
   grpc::ClientContext ctx;
   v1::Job job;
   grpc::Status s = impl_->stub->SubmitJob(&ctx, request, &job);
   if (!s.ok()) return impl_->Error(s);
   return FromJob(job);
+}
+
+absl::StatusOr<std::vector<JobStatus>> RemoteArbiter::ListJobs(int limit) {
+  v1::ListJobsRequest request;
+  request.set_limit(limit);
+  grpc::ClientContext ctx;
+  v1::ListJobsResponse response;
+  grpc::Status s = impl_->stub->ListJobs(&ctx, request, &response);
+  if (!s.ok()) return impl_->Error(s);
+  std::vector<JobStatus> out;
+  for (const v1::Job& job : response.jobs()) out.push_back(FromJob(job));
+  return out;
+}
+
+absl::StatusOr<JobStatus> RemoteArbiter::CancelJob(const std::string& id) {
+  v1::CancelJobRequest request;
+  request.set_id(id);
+  grpc::ClientContext ctx;
+  v1::Job job;
+  grpc::Status s = impl_->stub->CancelJob(&ctx, request, &job);
+  if (!s.ok()) return impl_->Error(s);
+  return FromJob(job);
+}
+
+absl::Status RemoteArbiter::DeleteJob(const std::string& id) {
+  v1::DeleteJobRequest request;
+  request.set_id(id);
+  grpc::ClientContext ctx;
+  v1::DeleteJobResponse response;
+  grpc::Status s = impl_->stub->DeleteJob(&ctx, request, &response);
+  if (!s.ok()) return impl_->Error(s);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<JobStatus> RemoteArbiter::GetJob(const std::string& id) {

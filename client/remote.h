@@ -36,15 +36,22 @@ std::string CoordinatorFrom(const Args& args);
 // a coordinator the workers probe their own tables.
 bool TablebaseRequested(const Args& args);
 
+enum class JobState { kRunning, kDone, kFailed, kCancelled };
+// "running", "done", "failed", "cancelled".
+const char* JobStateName(JobState state);
+
 // A job's state as the coordinator reports it.
 struct JobStatus {
   std::string id;
-  std::string state;  // "running", "done", "failed"
-  std::string path;
+  JobState state = JobState::kRunning;
+  std::string path;  // the uploaded file's name, or the path under --job-input-dir
+  bool uploaded = false;
+  int64_t input_bytes = 0;
   int64_t games_read = 0, games_done = 0, errors = 0, disagreements = 0;
   std::string error;
   bool tablebase = false;  // submitted with tablebase probes
   double seconds = 0;
+  std::string created, finished;  // RFC 3339, UTC; "" when unset
 };
 
 class RemoteArbiter {
@@ -74,11 +81,20 @@ class RemoteArbiter {
                       bool tablebase, int games_per_message,
                       const std::function<void(GameVerdict&)>& deliver);
 
-  // Jobs over a file the coordinator reads (shared storage); `chess99`:
-  // its untagged games are Chess 99 games (--rules chess99).
-  absl::StatusOr<JobStatus> SubmitJob(const std::string& path, const MateSearchOptions& options,
+  // A job over the local file at `path` ("-": standard input), uploaded to
+  // the coordinator as it is (PGN or .pgn.zst); `chess99`: its untagged
+  // games are Chess 99 games (--rules chess99).
+  absl::StatusOr<JobStatus> UploadJob(const std::string& path, const MateSearchOptions& options,
                                       bool tablebase, bool chess99);
+  // A job over a file under the coordinator's --job-input-dir.
+  absl::StatusOr<JobStatus> SubmitServerJob(const std::string& path,
+                                            const MateSearchOptions& options, bool tablebase,
+                                            bool chess99);
   absl::StatusOr<JobStatus> GetJob(const std::string& id);
+  // Newest first; `limit` 0: the coordinator's default.
+  absl::StatusOr<std::vector<JobStatus>> ListJobs(int limit);
+  absl::StatusOr<JobStatus> CancelJob(const std::string& id);
+  absl::Status DeleteJob(const std::string& id);
   // Calls `update` with the job's state now and at every change until it
   // ends; returns the last state.
   absl::StatusOr<JobStatus> WatchJob(const std::string& id,

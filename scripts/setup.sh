@@ -12,7 +12,7 @@ PACKAGES=(
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev libfathom-dev libzstd-dev zstd
   prometheus-cpp-dev libsqlite3-dev
   clang clang-format libclang-rt-14-dev
-  stockfish fathom pgn-extract
+  stockfish fathom pgn-extract python3-yaml
 )
 
 missing=()

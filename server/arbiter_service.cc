@@ -1,5 +1,6 @@
 #include "server/arbiter_service.h"
 
+#include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -11,6 +12,9 @@
 
 namespace arbiter::coordinator {
 namespace {
+
+// How long a failed stream waits for its reader to end on its own.
+constexpr auto kReaderGrace = std::chrono::seconds(2);
 
 grpc::Status ToGrpc(const absl::Status& s) {
   return s.ok() ? grpc::Status::OK
@@ -98,8 +102,15 @@ grpc::Status ArbiterService::VerifyGames(
 
   // Ids wait here in input order; verdicts come back in the same order.
   std::mutex ids_mu;
+  std::condition_variable reader_ended;
+  bool reader_done = false;  // guarded by ids_mu
   std::deque<std::string> ids;
   std::thread reader([&] {
+    auto done = [&] {
+      std::lock_guard<std::mutex> lock(ids_mu);
+      reader_done = true;
+      reader_ended.notify_all();
+    };
     int64_t n = 0;
     do {
       for (v1::GameInput& game : *request.mutable_games()) {
@@ -110,10 +121,11 @@ grpc::Status ArbiterService::VerifyGames(
         }
         if (!run->Add(game.has_record() ? Checked(std::move(*game.mutable_record()))
                                         : wire::RecordFromPgn(game.pgn(), n, options)))
-          return;
+          return done();
       }
     } while (stream->Read(&request));
     run->Finish();
+    done();
   });
   // As many verdicts per message as are ready (the client may send one game
   // at a time and wait: a ready verdict is never held back).
@@ -140,16 +152,46 @@ grpc::Status ArbiterService::VerifyGames(
   }
   // A client that went away, or a cancelled call, stops the reader too.
   if (client_gone || ctx->IsCancelled()) run->Cancel();
-  // A refused run: the reader may wait for a message the client never sends.
-  if (!run->status().ok()) ctx->TryCancel();
+  // A refused or stopped run: the reader ends at its next game. Only a
+  // reader waiting for a message the client does not send is cut off, by
+  // cancelling the call, which the client then sees as CANCELLED instead of
+  // the run's status (a worker's refusal, UNAVAILABLE at shutdown).
+  if (!run->status().ok()) {
+    std::unique_lock<std::mutex> lock(ids_mu);
+    if (!reader_ended.wait_for(lock, kReaderGrace, [&] { return reader_done; })) ctx->TryCancel();
+  }
   reader.join();
   if (!run->status().ok()) return ToGrpc(run->status());
   if (client_gone) return grpc::Status(grpc::StatusCode::CANCELLED, "the client went away");
   return grpc::Status::OK;
 }
 
+grpc::Status ArbiterService::UploadJob(grpc::ServerContext* ctx,
+                                       grpc::ServerReader<v1::UploadJobRequest>* reader,
+                                       v1::Job* out) {
+  v1::UploadJobRequest first;
+  if (!reader->Read(&first))
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "an upload with no message");
+  if (grpc::Status s = CheckOptions(first.options()); !s.ok()) return s;
+  v1::UploadJobRequest request;
+  absl::StatusOr<v1::Job> job = jobs_.Upload(
+      first.name(), first.options(), first.data(), [&](std::string* data) -> absl::StatusOr<bool> {
+        if (reader->Read(&request)) {
+          data->swap(*request.mutable_data());
+          return true;
+        }
+        // A stream that ends because the call was cancelled is not a whole file.
+        if (ctx->IsCancelled()) return absl::CancelledError("the upload was cut off");
+        return false;
+      });
+  if (!job.ok()) return ToGrpc(job.status());
+  *out = *std::move(job);
+  return grpc::Status::OK;
+}
+
 grpc::Status ArbiterService::SubmitJob(grpc::ServerContext*, const v1::SubmitJobRequest* request,
                                        v1::Job* out) {
+  if (grpc::Status s = CheckOptions(request->options()); !s.ok()) return s;
   absl::StatusOr<v1::Job> job = jobs_.Submit(*request);
   if (!job.ok()) return ToGrpc(job.status());
   *out = *std::move(job);
@@ -164,19 +206,43 @@ grpc::Status ArbiterService::GetJob(grpc::ServerContext*, const v1::GetJobReques
   return grpc::Status::OK;
 }
 
+grpc::Status ArbiterService::ListJobs(grpc::ServerContext*, const v1::ListJobsRequest* request,
+                                      v1::ListJobsResponse* out) {
+  constexpr int kDefaultLimit = 100;
+  if (request->limit() < 0)
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "limit must not be negative");
+  for (v1::Job& job : jobs_.List(size_t(request->limit() ? request->limit() : kDefaultLimit)))
+    *out->add_jobs() = std::move(job);
+  return grpc::Status::OK;
+}
+
+grpc::Status ArbiterService::CancelJob(grpc::ServerContext*, const v1::CancelJobRequest* request,
+                                       v1::Job* out) {
+  absl::StatusOr<v1::Job> job = jobs_.Cancel(request->id());
+  if (!job.ok()) return ToGrpc(job.status());
+  *out = *std::move(job);
+  return grpc::Status::OK;
+}
+
+grpc::Status ArbiterService::DeleteJob(grpc::ServerContext*, const v1::DeleteJobRequest* request,
+                                       v1::DeleteJobResponse*) {
+  return ToGrpc(jobs_.Delete(request->id()));
+}
+
 grpc::Status ArbiterService::WatchJob(grpc::ServerContext* ctx, const v1::WatchJobRequest* request,
                                       grpc::ServerWriter<v1::Job>* writer) {
-  return ToGrpc(jobs_.Watch(request->id(), [&](const v1::Job& job) {
-    return !ctx->IsCancelled() && writer->Write(job);
-  }));
+  return ToGrpc(jobs_.Watch(
+      request->id(), [&](const v1::Job& job) { return writer->Write(job); },
+      [&] { return ctx->IsCancelled(); }));
 }
 
 grpc::Status ArbiterService::GetJobResults(grpc::ServerContext* ctx,
                                            const v1::GetJobResultsRequest* request,
                                            grpc::ServerWriter<v1::GameVerdict>* writer) {
-  return ToGrpc(jobs_.Results(request->id(), request->first_game(), [&](const v1::GameVerdict& v) {
-    return !ctx->IsCancelled() && writer->Write(v);
-  }));
+  return ToGrpc(jobs_.Results(
+      request->id(), request->first_game(),
+      [&](const v1::GameVerdict& v) { return writer->Write(v); },
+      [&] { return ctx->IsCancelled(); }));
 }
 
 }  // namespace arbiter::coordinator

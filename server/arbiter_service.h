@@ -25,8 +25,16 @@ class ArbiterService final : public v1::Arbiter::Service {
   grpc::Status VerifyGames(
       grpc::ServerContext* ctx,
       grpc::ServerReaderWriter<v1::VerifyGamesResponse, v1::VerifyGamesRequest>* stream) override;
+  grpc::Status UploadJob(grpc::ServerContext* ctx, grpc::ServerReader<v1::UploadJobRequest>* reader,
+                         v1::Job* out) override;
   grpc::Status SubmitJob(grpc::ServerContext* ctx, const v1::SubmitJobRequest* request,
                          v1::Job* out) override;
+  grpc::Status ListJobs(grpc::ServerContext* ctx, const v1::ListJobsRequest* request,
+                        v1::ListJobsResponse* out) override;
+  grpc::Status CancelJob(grpc::ServerContext* ctx, const v1::CancelJobRequest* request,
+                         v1::Job* out) override;
+  grpc::Status DeleteJob(grpc::ServerContext* ctx, const v1::DeleteJobRequest* request,
+                         v1::DeleteJobResponse* out) override;
   grpc::Status GetJob(grpc::ServerContext* ctx, const v1::GetJobRequest* request,
                       v1::Job* out) override;
   grpc::Status WatchJob(grpc::ServerContext* ctx, const v1::WatchJobRequest* request,

@@ -25,8 +25,12 @@ std::chrono::system_clock::time_point After(std::chrono::milliseconds d) {
 
 // Failures that say nothing about the worker: the request itself is at
 // fault, and another worker would refuse it too.
+// A worker's refusal of the request itself; RESOURCE_EXHAUSTED is a request
+// over the worker's limits (--max-table-mb), which the cluster's workers
+// share.
 bool RequestFault(grpc::StatusCode code) {
   return code == grpc::StatusCode::INVALID_ARGUMENT ||
+         code == grpc::StatusCode::RESOURCE_EXHAUSTED ||
          code == grpc::StatusCode::FAILED_PRECONDITION || code == grpc::StatusCode::OUT_OF_RANGE ||
          code == grpc::StatusCode::UNIMPLEMENTED;
 }
@@ -380,7 +384,9 @@ void Dispatcher::Send(std::shared_ptr<Endpoint> e) {
     size_t got = 0;
     v1::VerdictChunk chunk;
     while (got < n && reader->Read(&chunk)) got = Complete(batch, got, chunk);
-    if (got < n) ctx.TryCancel();
+    // Read returned false: the call is over and Finish gives the worker's
+    // own status (a refusal stays a refusal; cancelling here would turn it
+    // into CANCELLED, a worker failure).
     grpc::Status status = reader->Finish();
     batch_seconds_.Observe(std::chrono::duration<double>(Clock::now() - start).count());
     if (got < n) {

@@ -139,6 +139,25 @@ absl::Status JobStore::Commit(const v1::Job& job,
   return Exec("COMMIT");
 }
 
+absl::Status JobStore::Delete(const std::string& id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
+  for (const char* sql : {"DELETE FROM verdicts WHERE job = ?", "DELETE FROM jobs WHERE id = ?"}) {
+    Statement del;
+    bool done = sqlite3_prepare_v2(db_, sql, -1, &del.s, nullptr) == SQLITE_OK;
+    if (done) {
+      sqlite3_bind_text(del.s, 1, id.data(), int(id.size()), SQLITE_STATIC);
+      done = sqlite3_step(del.s) == SQLITE_DONE;
+    }
+    if (!done) {
+      absl::Status s = Error(sql);
+      Exec("ROLLBACK").IgnoreError();
+      return s;
+    }
+  }
+  return Exec("COMMIT");
+}
+
 absl::StatusOr<std::vector<v1::Job>> JobStore::Jobs() {
   std::lock_guard<std::mutex> lock(mu_);
   Statement select;

@@ -31,6 +31,8 @@ class JobStore {
   // 0-based position in the job's input) and the job's new state.
   absl::Status Commit(const v1::Job& job,
                       const std::vector<std::pair<int64_t, std::string>>& verdicts);
+  // The job and its verdicts, in one transaction.
+  absl::Status Delete(const std::string& id);
   absl::StatusOr<std::vector<v1::Job>> Jobs();
   // Serialized verdicts of `id` from position `from` on, at most `limit`.
   absl::StatusOr<std::vector<std::string>> Verdicts(const std::string& id, int64_t from,

@@ -1,5 +1,7 @@
 #include "server/jobs.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <random>
 
 #include "absl/strings/str_cat.h"
@@ -7,6 +9,8 @@
 #include "core/io/byte_source.h"
 #include "core/pgn/pgn_reader.h"
 #include "proto/convert.h"
+#include "server/job_input.h"
+#include "server/job_upload.h"
 
 namespace arbiter::coordinator {
 namespace {
@@ -16,6 +20,28 @@ using Clock = std::chrono::steady_clock;
 // Verdicts are committed in groups: at most this many, or this often.
 constexpr size_t kCommitVerdicts = 256;
 constexpr auto kCommitInterval = std::chrono::milliseconds(200);
+// A failed commit (a full disk) is tried again after this, doubling up to
+// the longest; meanwhile the job waits, and its workers with it.
+constexpr auto kFirstCommitRetry = std::chrono::seconds(1);
+constexpr auto kLongestCommitRetry = std::chrono::seconds(30);
+// How often a waiting Watch or Results call looks whether its client left.
+constexpr auto kClientCheck = std::chrono::milliseconds(200);
+constexpr auto kSweepInterval = std::chrono::minutes(10);
+
+void SetNow(google::protobuf::Timestamp* t) {
+  const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(since_epoch);
+  t->set_seconds(seconds.count());
+  t->set_nanos(
+      int32_t(std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch - seconds).count()));
+}
+
+bool Running(const v1::Job& job) { return job.state() == v1::Job::STATE_RUNNING; }
+
+void Log(const std::string& id, const absl::Status& s) {
+  std::fprintf(stderr, "arbiter-coordinator: job %s: %s\n", id.c_str(),
+               std::string(s.message()).c_str());
+}
 
 }  // namespace
 
@@ -24,46 +50,64 @@ struct Jobs::Job {
   // Running time before this process took the job over (resumed jobs).
   double earlier_seconds = 0;
   Clock::time_point start = Clock::now();
-  Clock::time_point end;  // set when the job ended
+  Clock::time_point end;          // set when the job ended
+  std::shared_ptr<Run> run;       // while executing
+  bool executing = false;         // its thread has not returned yet
+  bool cancel_requested = false;  // by CancelJob
 
   // The state with its running time (needs Jobs::mu_).
   v1::Job Snapshot() const {
     v1::Job out = state;
-    const auto until = state.state() == v1::Job::STATE_RUNNING ? Clock::now() : end;
+    const auto until = Running(state) ? Clock::now() : end;
     out.set_seconds(earlier_seconds + std::chrono::duration<double>(until - start).count());
     return out;
   }
 };
 
-absl::StatusOr<std::unique_ptr<Jobs>> Jobs::Open(Dispatcher& dispatcher, const std::string& dir) {
-  absl::StatusOr<std::unique_ptr<JobStore>> store = JobStore::Open(dir + "/jobs.sqlite");
+absl::StatusOr<std::unique_ptr<Jobs>> Jobs::Open(Dispatcher& dispatcher, JobsOptions options) {
+  absl::StatusOr<std::unique_ptr<JobStore>> store = JobStore::Open(options.dir + "/jobs.sqlite");
   if (!store.ok()) return store.status();
   absl::StatusOr<std::vector<v1::Job>> saved = (*store)->Jobs();
   if (!saved.ok()) return saved.status();
-  std::unique_ptr<Jobs> jobs(new Jobs(dispatcher, *std::move(store)));
-  std::lock_guard<std::mutex> lock(jobs->mu_);
-  for (v1::Job& state : *saved) {
-    auto job = std::make_shared<Job>();
-    job->earlier_seconds = state.seconds();
-    job->state = std::move(state);
-    job->end = job->start;
-    jobs->jobs_[job->state.id()] = job;
-    if (job->state.state() == v1::Job::STATE_RUNNING) {
-      std::fprintf(stderr, "arbiter-coordinator: resuming job %s at game %lld\n",
-                   job->state.id().c_str(), (long long)job->state.games_done() + 1);
-      jobs->Start(job);
+  std::unique_ptr<Jobs> jobs(new Jobs(dispatcher, std::move(options), *std::move(store)));
+  {
+    std::lock_guard<std::mutex> lock(jobs->mu_);
+    for (v1::Job& state : *saved) {
+      auto job = std::make_shared<Job>();
+      job->earlier_seconds = state.seconds();
+      job->state = std::move(state);
+      job->end = job->start;
+      // Jobs from before finish times were kept: retention counts from now.
+      if (!Running(job->state) && !job->state.has_finished()) {
+        SetNow(job->state.mutable_finished());
+        if (absl::Status s = jobs->store_->Commit(job->state, {}); !s.ok()) Log(job->state.id(), s);
+      }
+      jobs->jobs_[job->state.id()] = job;
+      if (Running(job->state)) {
+        std::fprintf(stderr, "arbiter-coordinator: resuming job %s at game %lld\n",
+                     job->state.id().c_str(), (long long)job->state.games_done() + 1);
+        jobs->Start(job);
+      }
     }
   }
+  jobs->RemoveStrayUploads();
+  jobs->Sweep();
+  jobs->sweeper_ = std::thread([j = jobs.get()] { j->Sweeper(); });
   return jobs;
 }
 
 Jobs::~Jobs() {
+  Stop();
+  sweeper_.join();
+  for (auto& [job, thread] : threads_) thread.join();
+}
+
+void Jobs::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
   }
   changed_.notify_all();
-  for (std::thread& t : threads_) t.join();
 }
 
 std::shared_ptr<Jobs::Job> Jobs::Find(const std::string& id) const {
@@ -72,60 +116,156 @@ std::shared_ptr<Jobs::Job> Jobs::Find(const std::string& id) const {
   return it == jobs_.end() ? nullptr : it->second;
 }
 
-absl::StatusOr<v1::Job> Jobs::Submit(const v1::SubmitJobRequest& request) {
-  if (request.path().empty()) return absl::InvalidArgumentError("path is empty");
-  // Options are checked here so that a bad job fails at submission.
-  if (absl::StatusOr<MateSearchOptions> o = wire::FromProto(request.options()); !o.ok())
-    return o.status();
-  if (absl::StatusOr<std::unique_ptr<ByteSource>> source = ByteSource::Open(request.path());
-      !source.ok())
-    return source.status();
+std::string Jobs::UploadPath(const std::string& id) const {
+  return options_.dir + "/uploads/" + id;
+}
 
+std::string Jobs::NewId() const {
   static std::mt19937_64 rng{std::random_device{}()};
-  auto job = std::make_shared<Job>();
-  std::lock_guard<std::mutex> lock(mu_);
   std::string id;
   do id = absl::StrFormat("%016x", rng());
   while (jobs_.count(id));
-  job->state.set_id(id);
-  job->state.set_path(request.path());
+  return id;
+}
+
+absl::StatusOr<std::string> Jobs::InputPath(const v1::Job& job) const {
+  if (job.uploaded()) return UploadPath(job.id());
+  absl::StatusOr<JobInput> input = ResolveJobInput(options_.input_dir, job.path());
+  if (!input.ok()) return input.status();
+  return input->real_path;
+}
+
+void Jobs::RemoveStrayUploads() {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(options_.dir + "/uploads", ec)) {
+    const std::string name = entry.path().filename().string();
+    bool referred;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = jobs_.find(name);
+      referred = it != jobs_.end() && it->second->state.uploaded();
+    }
+    // An upload cut off, or stored but never recorded as a job (a crash in
+    // between): no client was told of it.
+    if (!referred) std::filesystem::remove(entry.path(), ec);
+  }
+}
+
+absl::StatusOr<v1::Job> Jobs::Create(std::shared_ptr<Job> job) {
   job->state.set_state(v1::Job::STATE_RUNNING);
-  *job->state.mutable_options() = request.options();
+  SetNow(job->state.mutable_created());
   // Recorded before the client hears of it: an acknowledged job survives.
   if (absl::Status s = store_->Create(job->state); !s.ok()) return s;
-  jobs_[id] = job;
+  jobs_[job->state.id()] = job;
   Start(job);
   return job->Snapshot();
 }
 
-void Jobs::Start(std::shared_ptr<Job> job) {
-  std::shared_ptr<Run> run = dispatcher_.NewRun(job->state.options());
-  threads_.emplace_back([this, job, run] { Execute(job, run); });
-}
-
-void Jobs::Execute(std::shared_ptr<Job> job, std::shared_ptr<Run> run) {
-  // Games already committed (a resumed job) are read again but not sent.
-  int64_t skip;
-  std::string path;
+absl::StatusOr<v1::Job> Jobs::Upload(const std::string& name, const v1::SearchOptions& options,
+                                     const std::string& data, const NextUploadChunk& next) {
+  // Options are checked first so that a bad job fails before its upload.
+  if (absl::StatusOr<MateSearchOptions> o = wire::FromProto(options); !o.ok()) return o.status();
+  std::string id;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    skip = job->state.games_done();
-    path = job->state.path();
-    job->state.set_games_read(skip);
+    if (stopping_) return absl::UnavailableError("the coordinator is stopping");
+    id = NewId();
   }
+  UploadFile file(UploadPath(id), options_.max_upload_bytes);
+  if (absl::Status s = file.Open(); !s.ok()) return s;
+  if (absl::Status s = file.Append(data); !s.ok()) return s;
+  std::string chunk;
+  for (;;) {
+    absl::StatusOr<bool> more = next(&chunk);
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    if (absl::Status s = file.Append(chunk); !s.ok()) return s;
+  }
+  if (absl::Status s = file.Commit(); !s.ok()) return s;
+
+  auto job = std::make_shared<Job>();
+  job->state.set_id(id);
+  job->state.set_path(name.empty() ? "upload" : name);
+  job->state.set_uploaded(true);
+  job->state.set_input_bytes(file.size());
+  *job->state.mutable_options() = options;
+  std::lock_guard<std::mutex> lock(mu_);
+  absl::StatusOr<v1::Job> created = Create(job);
+  if (!created.ok()) std::filesystem::remove(UploadPath(id));
+  return created;
+}
+
+absl::StatusOr<v1::Job> Jobs::Submit(const v1::SubmitJobRequest& request) {
+  absl::StatusOr<JobInput> input = ResolveJobInput(options_.input_dir, request.path());
+  if (!input.ok()) return input.status();
+  if (absl::StatusOr<MateSearchOptions> o = wire::FromProto(request.options()); !o.ok())
+    return o.status();
+  if (absl::StatusOr<std::unique_ptr<ByteSource>> source = ByteSource::Open(input->real_path);
+      !source.ok())
+    return absl::NotFoundError(absl::StrCat(input->shown, " under --job-input-dir cannot be read"));
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(input->real_path, ec);
+  auto job = std::make_shared<Job>();
+  job->state.set_path(input->shown);
+  if (!ec) job->state.set_input_bytes(int64_t(size));
+  *job->state.mutable_options() = request.options();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (stopping_) return absl::UnavailableError("the coordinator is stopping");
+  job->state.set_id(NewId());
+  return Create(job);
+}
+
+void Jobs::Start(std::shared_ptr<Job> job) {
+  // Threads of jobs that have stopped are joined here, so that they do not
+  // pile up over a long-lived coordinator.
+  for (auto it = threads_.begin(); it != threads_.end();) {
+    if (it->first->executing) {
+      ++it;
+      continue;
+    }
+    it->second.join();
+    it = threads_.erase(it);
+  }
+  job->executing = true;
+  job->run = dispatcher_.NewRun(job->state.options());
+  threads_.emplace_back(job, std::thread([this, job] { Execute(job); }));
+}
+
+void Jobs::Execute(std::shared_ptr<Job> job) {
+  std::shared_ptr<Run> run;
+  // Games already committed (a resumed job) are read again but not sent.
+  int64_t skip;
+  v1::Job spec;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    run = job->run;
+    skip = job->state.games_done();
+    job->state.set_games_read(skip);
+    spec = job->state;
+  }
+  const std::string id = spec.id();
   auto finish = [&](v1::Job::State state, const std::string& error) {
     std::lock_guard<std::mutex> lock(mu_);
     job->state.set_state(state);
     job->state.set_error(error);
     job->end = Clock::now();
+    SetNow(job->state.mutable_finished());
     // A failed final commit leaves the job "running" in the store: the next
     // start resumes it, which is the safe side.
-    if (absl::Status s = store_->Commit(job->Snapshot(), {}); !s.ok())
-      std::fprintf(stderr, "arbiter-coordinator: job %s: %s\n", job->state.id().c_str(),
-                   std::string(s.message()).c_str());
+    if (absl::Status s = store_->Commit(job->Snapshot(), {}); !s.ok()) Log(id, s);
+    job->executing = false;
+    job->run.reset();
     changed_.notify_all();
   };
-  absl::StatusOr<std::unique_ptr<ByteSource>> source = ByteSource::Open(path);
+  auto stop_executing = [&] {
+    std::lock_guard<std::mutex> lock(mu_);
+    job->executing = false;
+    job->run.reset();
+    changed_.notify_all();
+  };
+  absl::StatusOr<std::string> path = InputPath(spec);
+  absl::StatusOr<std::unique_ptr<ByteSource>> source =
+      path.ok() ? ByteSource::Open(*path) : path.status();
   if (!source.ok()) {
     run->Cancel();
     return finish(v1::Job::STATE_FAILED, std::string(source.status().message()));
@@ -135,7 +275,7 @@ void Jobs::Execute(std::shared_ptr<Job> job, std::shared_ptr<Run> run) {
   // Only a reader that reached the end of its input may let the job be done.
   bool input_ended = false;
   std::thread reader([&, source = std::move(*source)]() mutable {
-    PgnReader pgn(std::move(source), wire::ReaderOptionsFor(job->state.options()));
+    PgnReader pgn(std::move(source), wire::ReaderOptionsFor(spec.options()));
     RawGame raw;
     for (int64_t n = 0; pgn.Next(&raw); ++n) {
       if (n < skip) continue;
@@ -153,49 +293,68 @@ void Jobs::Execute(std::shared_ptr<Job> job, std::shared_ptr<Run> run) {
     counted = job->state;
   }
   auto last_commit = Clock::now();
-  absl::Status store_error;
+  // False when the job must stop with `pending` uncommitted: the coordinator
+  // stops or the job was cancelled while the store refused the commit.
+  // Nothing is lost: the store still holds the job running from its last
+  // committed verdict.
   auto commit = [&]() {
-    if (pending.empty() || !store_error.ok()) return;
-    std::lock_guard<std::mutex> lock(mu_);
-    counted.set_games_read(job->state.games_read());
-    counted.set_seconds(job->Snapshot().seconds());
-    store_error = store_->Commit(counted, pending);
-    if (store_error.ok()) {
-      job->state.set_games_done(counted.games_done());
-      job->state.set_errors(counted.errors());
-      job->state.set_disagreements(counted.disagreements());
+    if (pending.empty()) return true;
+    auto retry = kFirstCommitRetry;
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      counted.set_games_read(job->state.games_read());
+      counted.set_seconds(job->Snapshot().seconds());
+      counted.clear_error();
+      const absl::Status s = store_->Commit(counted, pending);
+      if (s.ok()) break;
+      // A full disk passes: the job waits for room instead of failing.
+      Log(id, s);
+      job->state.set_error(absl::StrCat("paused, the job database refuses writes: ", s.message()));
       changed_.notify_all();
+      changed_.wait_for(lock, retry, [&] { return stopping_ || job->cancel_requested; });
+      if (stopping_ || job->cancel_requested) return false;
+      retry = std::min<std::chrono::seconds>(retry * 2, kLongestCommitRetry);
     }
+    job->state.clear_error();
+    job->state.set_games_done(counted.games_done());
+    job->state.set_errors(counted.errors());
+    job->state.set_disagreements(counted.disagreements());
+    changed_.notify_all();
     pending.clear();
     last_commit = Clock::now();
+    return true;
   };
+  bool committed = true;
   v1::GameVerdict verdict;
-  while (store_error.ok() && run->Next(&verdict)) {
+  while (committed && run->Next(&verdict)) {
     pending.emplace_back(counted.games_done(), verdict.SerializeAsString());
     counted.set_games_done(counted.games_done() + 1);
     if (!verdict.error().empty()) counted.set_errors(counted.errors() + 1);
     if (verdict.has_ruling() && !verdict.ruling().agrees())
       counted.set_disagreements(counted.disagreements() + 1);
-    if (pending.size() >= kCommitVerdicts || Clock::now() - last_commit > kCommitInterval) commit();
+    if (pending.size() >= kCommitVerdicts || Clock::now() - last_commit > kCommitInterval)
+      committed = commit();
   }
-  commit();
-  if (!store_error.ok()) run->Cancel();
+  if (committed) committed = commit();
+  if (!committed) run->Cancel();
   reader.join();
   // Stopped: the coordinator is shutting down (its runs end UNAVAILABLE, and
   // that may come before stopping_ is set, with every game read so far
   // ruled), or the input was not read to its end. The job stays running in
   // the store and resumes at the next start; it is never done with games
   // missing.
-  bool stopped;
+  bool stopped, cancelled;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    stopped = stopping_ || !input_ended || job->state.games_done() < job->state.games_read() ||
+    cancelled = job->cancel_requested;
+    stopped = stopping_ || !committed || !input_ended ||
+              job->state.games_done() < job->state.games_read() ||
               run->status().code() == absl::StatusCode::kUnavailable;
   }
-  if (!store_error.ok()) return finish(v1::Job::STATE_FAILED, std::string(store_error.message()));
+  if (cancelled) return finish(v1::Job::STATE_CANCELLED, "cancelled by a client");
   if (!run->status().ok() && run->status().code() != absl::StatusCode::kUnavailable)
     return finish(v1::Job::STATE_FAILED, std::string(run->status().message()));
-  if (stopped) return;
+  if (stopped) return stop_executing();
   finish(v1::Job::STATE_DONE, "");
 }
 
@@ -206,29 +365,125 @@ absl::StatusOr<v1::Job> Jobs::Get(const std::string& id) const {
   return job->Snapshot();
 }
 
-absl::Status Jobs::Watch(const std::string& id, const std::function<bool(const v1::Job&)>& send) {
+std::vector<v1::Job> Jobs::List(size_t limit) const {
+  std::vector<v1::Job> out;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [id, job] : jobs_) out.push_back(job->Snapshot());
+  }
+  auto created = [](const v1::Job& j) {
+    return std::make_pair(j.created().seconds(), j.created().nanos());
+  };
+  std::sort(out.begin(), out.end(),
+            [&](const v1::Job& a, const v1::Job& b) { return created(a) > created(b); });
+  if (out.size() > limit) out.resize(limit);
+  return out;
+}
+
+absl::StatusOr<v1::Job> Jobs::Cancel(const std::string& id) {
+  std::shared_ptr<Job> job = Find(id);
+  if (!job) return absl::NotFoundError(absl::StrCat("no job ", id));
+  std::shared_ptr<Run> run;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!Running(job->state)) return job->Snapshot();
+    job->cancel_requested = true;
+    run = job->run;
+    changed_.notify_all();
+  }
+  if (run) run->Cancel();
+  // The answer shows the job ended (its thread commits that at once), unless
+  // the coordinator stops first.
+  std::unique_lock<std::mutex> lock(mu_);
+  changed_.wait_for(lock, std::chrono::seconds(10),
+                    [&] { return stopping_ || !Running(job->state); });
+  return job->Snapshot();
+}
+
+absl::Status Jobs::Delete(const std::string& id) {
+  std::shared_ptr<Job> job = Find(id);
+  if (!job) return absl::NotFoundError(absl::StrCat("no job ", id));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (Running(job->state) || job->executing)
+      return absl::FailedPreconditionError(
+          absl::StrCat("job ", id, " is running: cancel it first"));
+    jobs_.erase(id);
+    changed_.notify_all();  // Results calls following it end
+  }
+  if (absl::Status s = store_->Delete(id); !s.ok()) return s;
+  if (job->state.uploaded()) {
+    std::error_code ec;
+    std::filesystem::remove(UploadPath(id), ec);
+  }
+  return absl::OkStatus();
+}
+
+void Jobs::Sweep() {
+  if (options_.retention.count() <= 0) return;
+  const int64_t cutoff =
+      std::chrono::duration_cast<std::chrono::seconds>(
+          (std::chrono::system_clock::now() - options_.retention).time_since_epoch())
+          .count();
+  std::vector<std::string> expired;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [id, job] : jobs_)
+      if (!Running(job->state) && !job->executing && job->state.has_finished() &&
+          job->state.finished().seconds() < cutoff)
+        expired.push_back(id);
+  }
+  for (const std::string& id : expired) {
+    if (absl::Status s = Delete(id); !s.ok())
+      Log(id, s);
+    else
+      std::fprintf(stderr, "arbiter-coordinator: job %s deleted (ended over %lld s ago)\n",
+                   id.c_str(), (long long)options_.retention.count());
+  }
+}
+
+void Jobs::Sweeper() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!changed_.wait_for(lock, kSweepInterval, [&] { return stopping_; })) {
+    lock.unlock();
+    Sweep();
+    lock.lock();
+  }
+}
+
+absl::Status Jobs::Watch(const std::string& id, const std::function<bool(const v1::Job&)>& send,
+                         const std::function<bool()>& client_gone) {
   std::shared_ptr<Job> job = Find(id);
   if (!job) return absl::NotFoundError(absl::StrCat("no job ", id));
   std::unique_lock<std::mutex> lock(mu_);
   int64_t shown = -1;
+  std::string shown_error;
   for (;;) {
     // At most a few updates a second: progress, not a verdict stream.
-    changed_.wait_for(lock, std::chrono::milliseconds(200), [&] {
-      return stopping_ || job->state.games_done() != shown ||
-             job->state.state() != v1::Job::STATE_RUNNING;
+    const bool changed = changed_.wait_for(lock, kClientCheck, [&] {
+      return stopping_ || job->state.games_done() != shown || job->state.error() != shown_error ||
+             !Running(job->state);
     });
     if (stopping_) return absl::UnavailableError("the coordinator is stopping");
+    if (!changed) {
+      lock.unlock();
+      if (client_gone()) return absl::CancelledError("the client went away");
+      lock.lock();
+      continue;
+    }
     v1::Job snapshot = job->Snapshot();
     shown = snapshot.games_done();
+    shown_error = snapshot.error();
     lock.unlock();
-    if (!send(snapshot) || snapshot.state() != v1::Job::STATE_RUNNING) return absl::OkStatus();
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    if (client_gone() || !send(snapshot) || !Running(snapshot)) return absl::OkStatus();
+    std::this_thread::sleep_for(kClientCheck);
     lock.lock();
   }
 }
 
 absl::Status Jobs::Results(const std::string& id, int64_t first_game,
-                           const std::function<bool(const v1::GameVerdict&)>& send) {
+                           const std::function<bool(const v1::GameVerdict&)>& send,
+                           const std::function<bool()>& client_gone) {
   std::shared_ptr<Job> job = Find(id);
   if (!job) return absl::NotFoundError(absl::StrCat("no job ", id));
   int64_t next = std::max<int64_t>(first_game, 1) - 1;  // 0-based position
@@ -238,13 +493,20 @@ absl::Status Jobs::Results(const std::string& id, int64_t first_game,
     bool running;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      changed_.wait(lock, [&] {
-        return stopping_ || job->state.games_done() > next ||
-               job->state.state() != v1::Job::STATE_RUNNING;
-      });
-      if (stopping_) return absl::UnavailableError("the coordinator is stopping");
+      for (;;) {
+        const bool ready = changed_.wait_for(lock, kClientCheck, [&] {
+          return stopping_ || job->state.games_done() > next || !Running(job->state) ||
+                 !jobs_.count(id);
+        });
+        if (stopping_) return absl::UnavailableError("the coordinator is stopping");
+        if (!jobs_.count(id)) return absl::NotFoundError(absl::StrCat("job ", id, " was deleted"));
+        if (ready) break;
+        lock.unlock();
+        if (client_gone()) return absl::CancelledError("the client went away");
+        lock.lock();
+      }
       done = job->state.games_done();
-      running = job->state.state() == v1::Job::STATE_RUNNING;
+      running = Running(job->state);
     }
     while (next < done) {
       absl::StatusOr<std::vector<std::string>> rows =
@@ -255,7 +517,7 @@ absl::Status Jobs::Results(const std::string& id, int64_t first_game,
         if (!verdict.ParseFromString(row))
           return absl::DataLossError(absl::StrCat("job ", id, ": a verdict does not parse"));
         ++next;
-        if (!send(verdict)) return absl::OkStatus();
+        if (client_gone() || !send(verdict)) return absl::OkStatus();
       }
     }
     if (!running) return absl::OkStatus();

@@ -1,10 +1,14 @@
 // arbiter-coordinator: serves arbiter.v1.Arbiter to clients and dispatches
 // the work to arbiter-worker processes.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <thread>
 
+#include "absl/strings/numbers.h"
 #include "client/args.h"
 #include "grpcpp/server.h"
 #include "server/arbiter_service.h"
@@ -23,8 +27,17 @@ constexpr char kUsage[] =
     "                    (a Kubernetes headless Service), re-resolved every 5 s\n"
     "  --listen ADDR     gRPC address (default 0.0.0.0:50051; port 0 picks a free one)\n"
     "  --metrics ADDR    Prometheus /metrics endpoint (default: none)\n"
-    "  --job-dir DIR     the job database, jobs.sqlite (default: $TMPDIR/arbiter-jobs);\n"
+    "  --job-dir DIR     the job database (jobs.sqlite) and uploaded job inputs;\n"
     "                    jobs running when the coordinator stopped resume at start\n"
+    "                    (default: $STATE_DIRECTORY/jobs under systemd, else\n"
+    "                    /var/lib/arbiter/jobs for root, else\n"
+    "                    ${XDG_STATE_HOME:-~/.local/state}/arbiter/jobs)\n"
+    "  --job-input-dir DIR  files under DIR may be named by clients' SubmitJob\n"
+    "                    (`arbiter job submit --server-path`); default: none, jobs\n"
+    "                    read only what their client uploads\n"
+    "  --max-upload-mb M largest job upload (default 65536)\n"
+    "  --job-retention T delete jobs that ended longer ago than T: 30d, 12h, 90m,\n"
+    "                    45s (default 30d; 0 keeps them)\n"
     "  --batch N         games per batch at most (default 64)\n"
     "  --max-budget N    largest mate-search budget a request may ask (default 10^7)\n"
     "  --max-message-mb M  largest request message (default 16; more: RESOURCE_EXHAUSTED)\n"
@@ -44,6 +57,31 @@ int Fail(const absl::Status& s) {
   return 2;
 }
 
+// Under systemd (StateDirectory=), for root, else the user's XDG state
+// directory: never a temporary directory, which the system may clean.
+std::string DefaultJobDir() {
+  if (const char* state = std::getenv("STATE_DIRECTORY"); state && *state)
+    return std::string(state) + "/jobs";
+  if (geteuid() == 0) return "/var/lib/arbiter/jobs";
+  if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg && *xdg)
+    return std::string(xdg) + "/arbiter/jobs";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : ".") + "/.local/state/arbiter/jobs";
+}
+
+// "30d", "12h", "90m", "45s" or "0".
+absl::StatusOr<std::chrono::seconds> ParseRetention(const std::string& text) {
+  static const std::map<char, int64_t> kUnitSeconds = {
+      {'d', 86400}, {'h', 3600}, {'m', 60}, {'s', 1}};
+  const absl::Status bad = absl::InvalidArgumentError(
+      "--job-retention " + text + ": give a number and a unit, as 30d, 12h, 90m or 45s (0 keeps)");
+  if (text == "0") return std::chrono::seconds(0);
+  if (text.size() < 2 || !kUnitSeconds.count(text.back())) return bad;
+  int64_t n = 0;
+  if (!absl::SimpleAtoi(text.substr(0, text.size() - 1), &n) || n < 0 || n > 100000) return bad;
+  return std::chrono::seconds(n * kUnitSeconds.at(text.back()));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -57,7 +95,7 @@ int main(int argc, char** argv) {
       rest,
       {"workers", "listen", "metrics", "job-dir", "batch", "batch-deadline-ms", "port-file",
        "health", "tls-cert", "tls-key", "tokens", "worker-ca", "worker-cert", "worker-key",
-       "max-budget", "max-message-mb"},
+       "max-budget", "max-message-mb", "job-input-dir", "max-upload-mb", "job-retention"},
       {});
   if (!args.ok()) return Fail(args.status());
   if (!args->positional().empty())
@@ -76,14 +114,24 @@ int main(int argc, char** argv) {
   if (*deadline < 1) return Fail(absl::InvalidArgumentError("--batch-deadline-ms must be >= 1"));
   options.batch_deadline = std::chrono::milliseconds(*deadline);
 
-  std::string job_dir = args->Get("job-dir");
-  if (job_dir.empty()) {
-    const char* tmp = std::getenv("TMPDIR");
-    job_dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/arbiter-jobs";
-  }
+  arbiter::coordinator::JobsOptions job_options;
+  job_options.dir = args->Get("job-dir", DefaultJobDir());
   std::error_code ec;
-  std::filesystem::create_directories(job_dir, ec);
-  if (ec) return Fail(absl::PermissionDeniedError("--job-dir " + job_dir + ": " + ec.message()));
+  std::filesystem::create_directories(job_options.dir, ec);
+  if (ec)
+    return Fail(absl::PermissionDeniedError("--job-dir " + job_options.dir + ": " + ec.message()));
+  job_options.input_dir = args->Get("job-input-dir");
+  if (!job_options.input_dir.empty() && !std::filesystem::is_directory(job_options.input_dir))
+    return Fail(
+        absl::NotFoundError("--job-input-dir " + job_options.input_dir + " is not a directory"));
+  absl::StatusOr<int64_t> max_upload_mb = args->GetInt("max-upload-mb", 65536);
+  if (!max_upload_mb.ok()) return Fail(max_upload_mb.status());
+  if (*max_upload_mb < 1) return Fail(absl::InvalidArgumentError("--max-upload-mb must be >= 1"));
+  job_options.max_upload_bytes = *max_upload_mb << 20;
+  absl::StatusOr<std::chrono::seconds> retention =
+      ParseRetention(args->Get("job-retention", "30d"));
+  if (!retention.ok()) return Fail(retention.status());
+  job_options.retention = *retention;
 
   auto registry = std::make_shared<prometheus::Registry>();
   absl::StatusOr<std::unique_ptr<arbiter::serving::MetricsEndpoint>> metrics =
@@ -110,7 +158,7 @@ int main(int argc, char** argv) {
   arbiter::coordinator::Dispatcher dispatcher(options, *registry);
   if (absl::Status s = dispatcher.Start(); !s.ok()) return Fail(s);
   absl::StatusOr<std::unique_ptr<arbiter::coordinator::Jobs>> jobs =
-      arbiter::coordinator::Jobs::Open(dispatcher, job_dir);
+      arbiter::coordinator::Jobs::Open(dispatcher, job_options);
   if (!jobs.ok()) return Fail(jobs.status());
   arbiter::coordinator::RequestLimits limits;
   absl::StatusOr<int64_t> max_budget = args->GetInt("max-budget", int64_t(limits.max_budget));
@@ -129,14 +177,16 @@ int main(int argc, char** argv) {
   // Serving as soon as it listens: work waits in its queue until workers
   // come, and readiness must not flap whenever one worker restarts.
   arbiter::serving::SetServing(*listening, true);
-  std::fprintf(stderr, "arbiter-coordinator: serving on port %d, workers %s\n", listening->port,
-               options.workers.c_str());
+  std::fprintf(stderr, "arbiter-coordinator: serving on port %d, workers %s, jobs in %s\n",
+               listening->port, options.workers.c_str(), job_options.dir.c_str());
 
   std::thread waiter([&] {
     arbiter::serving::WaitForShutdownSignal();
     arbiter::serving::SetServing(*listening, false);
-    // Runs end first (their clients get UNAVAILABLE), so that no handler
-    // waits for verdicts while the server waits for the handlers.
+    // Runs end first (their clients get UNAVAILABLE), and job watchers and
+    // readers are told, so that no handler waits for verdicts while the
+    // server waits for the handlers.
+    (*jobs)->Stop();
     dispatcher.Stop();
     listening->Shutdown();
   });
