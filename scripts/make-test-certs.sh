@@ -10,6 +10,9 @@
 #   DIR/tokens, DIR/token      a random bearer token (tokens file / client file)
 # Server names: localhost, 127.0.0.1 and the Kubernetes Service names
 # arbiter-coordinator and arbiter-worker (with their .svc suffixes' prefixes).
+# The workers' certificate names no address, only DNS names (as a certificate
+# shared by every worker pod must): a coordinator given
+# --workers dns:///NAME:PORT checks it against NAME.
 # Not for production: keys are unencrypted and valid for 30 days.
 #
 #   scripts/make-test-certs.sh DIR
@@ -19,14 +22,16 @@ mkdir -p "$dir"
 cd "$dir"
 days=30
 san="DNS:localhost,IP:127.0.0.1,DNS:arbiter-coordinator,DNS:arbiter-worker,DNS:*.arbiter-worker"
+worker_san="DNS:localhost,DNS:arbiter-worker,DNS:arbiter-worker.arbiter.svc"
+worker_san+=",DNS:arbiter-worker.arbiter.svc.cluster.local"
 
 ca() {  # name
   openssl req -x509 -newkey rsa:2048 -nodes -keyout "$1.key" -out "$1.pem" -days "$days" \
     -subj "/CN=arbiter test $1" 2>/dev/null
 }
-leaf() {  # name issuer usage
+leaf() {  # name issuer usage [subjectAltName]
   openssl req -newkey rsa:2048 -nodes -keyout "$1.key" -out "$1.csr" -subj "/CN=$1" 2>/dev/null
-  printf 'subjectAltName=%s\nextendedKeyUsage=%s\n' "$san" "$3" >"$1.ext"
+  printf 'subjectAltName=%s\nextendedKeyUsage=%s\n' "${4:-$san}" "$3" >"$1.ext"
   openssl x509 -req -in "$1.csr" -CA "$2.pem" -CAkey "$2.key" -CAcreateserial -out "$1.pem" \
     -days "$days" -extfile "$1.ext" 2>/dev/null
   rm -f "$1.csr" "$1.ext"
@@ -34,7 +39,7 @@ leaf() {  # name issuer usage
 ca ca
 ca client-ca
 leaf coordinator ca serverAuth
-leaf worker ca serverAuth
+leaf worker ca serverAuth "$worker_san"
 leaf coordinator-client client-ca clientAuth
 openssl rand -hex 24 >token
 cp token tokens

@@ -273,6 +273,11 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 200);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  // Workers found by DNS are reached at their addresses, but a certificate
+  // shared by every worker pod cannot name each pod's address: it names the
+  // Service, so TLS checks it against the name that was resolved.
+  if (!dns_name_.empty() && options_.worker_credentials)
+    args.SetSslTargetNameOverride(dns_name_);
   e->stub = v1::Worker::NewStub(grpc::CreateCustomChannel(e->address,
                                                           options_.worker_credentials
                                                               ? options_.worker_credentials

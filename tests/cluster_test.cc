@@ -268,18 +268,23 @@ TEST_F(Cluster, TlsTokensAndWorkersThatAcceptOnlyTheCoordinator) {
                             {"--tls-cert", cert("worker.pem"), "--tls-key", cert("worker.key"),
                              "--client-ca", cert("client-ca.pem")});
   ASSERT_GT(w, 0);
-  const int c = StartCoordinator(
-      {w}, {"--tls-cert", cert("coordinator.pem"), "--tls-key", cert("coordinator.key"), "--tokens",
-            cert("tokens"), "--worker-ca", cert("ca.pem"), "--worker-cert",
-            cert("coordinator-client.pem"), "--worker-key", cert("coordinator-client.key"),
-            "--health", "127.0.0.1:0"});
+  // Workers by DNS name, as in Kubernetes: the coordinator connects to the
+  // addresses the name resolves to and checks the workers' certificate,
+  // which names no address, against the name.
+  const int c = StartCoordinatorFor(
+      absl::StrCat("dns:///localhost:", w),
+      {"--tls-cert", cert("coordinator.pem"), "--tls-key", cert("coordinator.key"), "--tokens",
+       cert("tokens"), "--worker-ca", cert("ca.pem"), "--worker-cert",
+       cert("coordinator-client.pem"), "--worker-key", cert("coordinator-client.key"), "--health",
+       "127.0.0.1:0"});
   ASSERT_GT(c, 0);
   const std::string client = absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_TLS_CA -u ",
                                           "ARBITER_TOKEN_FILE ", kBin, "/arbiter --coordinator ");
   const std::string verify = absl::StrCat(" verify ", kSample, " --format jsonl 2>&1");
 
-  testing::CommandResult good = testing::RunCommand(absl::StrCat(
-      client, Address(c), " --tls-ca ", cert("ca.pem"), " --token-file ", cert("token"), verify));
+  testing::CommandResult good =
+      testing::RunCommand(absl::StrCat("timeout 60 ", client, Address(c), " --tls-ca ",
+                                       cert("ca.pem"), " --token-file ", cert("token"), verify));
   testing::CommandResult local = testing::RunCommand(
       absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_COORDINATOR ", kBin, "/arbiter", verify));
   EXPECT_EQ(good.exit_code, 0) << good.out;
@@ -304,7 +309,7 @@ TEST_F(Cluster, TlsTokensAndWorkersThatAcceptOnlyTheCoordinator) {
   // A client that reaches a worker directly, even with the CA and a token,
   // has no certificate from the coordinator's client CA: refused.
   testing::CommandResult direct = testing::RunCommand(
-      absl::StrCat(client, Address(w), " --tls-ca ", cert("ca.pem"), " --token-file ",
+      absl::StrCat(client, "localhost:", w, " --tls-ca ", cert("ca.pem"), " --token-file ",
                    cert("token"), " analyze --fen '8/8/8/8/8/8/8/K6k w - - 0 1' 2>&1"));
   EXPECT_EQ(direct.exit_code, 2);
   EXPECT_PRED_FORMAT2(testing::Contains, direct.out, "UNAVAILABLE");
