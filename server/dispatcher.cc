@@ -276,8 +276,7 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
   // Workers found by DNS are reached at their addresses, but a certificate
   // shared by every worker pod cannot name each pod's address: it names the
   // Service, so TLS checks it against the name that was resolved.
-  if (!dns_name_.empty() && options_.worker_credentials)
-    args.SetSslTargetNameOverride(dns_name_);
+  if (!dns_name_.empty() && options_.worker_credentials) args.SetSslTargetNameOverride(dns_name_);
   e->stub = v1::Worker::NewStub(grpc::CreateCustomChannel(e->address,
                                                           options_.worker_credentials
                                                               ? options_.worker_credentials

@@ -134,6 +134,7 @@ int main(int argc, char** argv) {
   job_options.retention = *retention;
 
   auto registry = std::make_shared<prometheus::Registry>();
+  arbiter::serving::RegisterBuildInfo(*registry, "arbiter-coordinator");
   absl::StatusOr<std::unique_ptr<arbiter::serving::MetricsEndpoint>> metrics =
       arbiter::serving::MetricsEndpoint::Start(args->Get("metrics"), registry);
   if (!metrics.ok()) return Fail(metrics.status());

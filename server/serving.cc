@@ -8,10 +8,13 @@
 #include "absl/strings/str_cat.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/impl/server_builder_option.h"
+#include "grpcpp/impl/server_builder_plugin.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "prometheus/exposer.h"
+#include "prometheus/gauge.h"
 
 namespace arbiter::serving {
 
@@ -31,6 +34,30 @@ absl::Status WritePortFile(const std::string& port_file, int port) {
 
 constexpr int kMaxIdlePollers = 64;
 
+// The plain-text health port serves health alone. Reflection registers its
+// plugin with every builder when its library is linked, so the health
+// server's plugins are replaced by one that only says the server has
+// synchronous methods (the default health service is one; without a plugin
+// or service saying so, the builder makes no polled queue and refuses to
+// start).
+class SyncMethodsOnly : public grpc::ServerBuilderPlugin {
+ public:
+  std::string name() override { return "arbiter_sync_methods_only"; }
+  void InitServer(grpc::ServerInitializer*) override {}
+  void Finish(grpc::ServerInitializer*) override {}
+  void ChangeArguments(const std::string&, void*) override {}
+  bool has_sync_methods() const override { return true; }
+};
+
+class HealthOnly : public grpc::ServerBuilderOption {
+ public:
+  void UpdateArguments(grpc::ChannelArguments*) override {}
+  void UpdatePlugins(std::vector<std::unique_ptr<grpc::ServerBuilderPlugin>>* plugins) override {
+    plugins->clear();
+    plugins->push_back(std::make_unique<SyncMethodsOnly>());
+  }
+};
+
 void SetHealth(grpc::Server* server, bool serving) {
   if (!server) return;
   if (grpc::HealthCheckServiceInterface* health = server->GetHealthCheckService())
@@ -45,8 +72,18 @@ absl::StatusOr<Listening> Start(const std::string& address,
                                 const std::string& port_file, const std::string& health_address,
                                 int max_message_bytes) {
   grpc::EnableDefaultHealthCheckService(true);
-  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   Listening out;
+  if (!health_address.empty()) {
+    grpc::ServerBuilder builder;
+    builder.SetOption(std::make_unique<HealthOnly>());
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    builder.AddListeningPort(health_address, grpc::InsecureServerCredentials(), &out.health_port);
+    out.health = builder.BuildAndStart();
+    if (!out.health || out.health_port == 0)
+      return absl::UnavailableError(
+          absl::StrCat("cannot listen on ", health_address, " (--health)"));
+  }
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   {
     grpc::ServerBuilder builder;
     // No SO_REUSEPORT: a second process on a taken port must fail to start,
@@ -67,15 +104,6 @@ absl::StatusOr<Listening> Start(const std::string& address,
     if (!out.server || out.port == 0)
       return absl::UnavailableError(absl::StrCat("cannot listen on ", address));
   }
-  if (!health_address.empty()) {
-    grpc::ServerBuilder builder;
-    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-    builder.AddListeningPort(health_address, grpc::InsecureServerCredentials(), &out.health_port);
-    out.health = builder.BuildAndStart();
-    if (!out.health || out.health_port == 0)
-      return absl::UnavailableError(
-          absl::StrCat("cannot listen on ", health_address, " (--health)"));
-  }
   SetServing(out, false);
   if (!port_file.empty()) {
     if (absl::Status s = WritePortFile(port_file, out.port); !s.ok()) return s;
@@ -95,6 +123,15 @@ void Listening::Shutdown() {
   const auto deadline = std::chrono::system_clock::now() + std::chrono::seconds(5);
   if (health) health->Shutdown(deadline);
   server->Shutdown(deadline);
+}
+
+void RegisterBuildInfo(prometheus::Registry& registry, const std::string& program) {
+  prometheus::BuildGauge()
+      .Name("arbiter_build_info")
+      .Help("The running build: always 1, labelled with program, version and commit")
+      .Register(registry)
+      .Add({{"program", program}, {"version", ARBITER_VERSION}, {"commit", ARBITER_COMMIT}})
+      .Set(1);
 }
 
 struct MetricsEndpoint::Impl {

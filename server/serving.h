@@ -60,6 +60,11 @@ class MetricsEndpoint {
   std::unique_ptr<Impl> impl_;
 };
 
+// arbiter_build_info{program, version, commit} = 1, so that dashboards and
+// alerts can tell which build runs where. The commit is the one CMake was
+// configured at ("unknown" outside a git checkout, as in container builds).
+void RegisterBuildInfo(prometheus::Registry& registry, const std::string& program);
+
 // Blocks SIGINT and SIGTERM in the calling thread (call it first in main,
 // before any thread exists, so that every thread inherits the mask), and
 // returns when one arrives.

@@ -250,6 +250,9 @@ TEST_F(Cluster, WorkersFromADnsNameAndMetrics) {
   EXPECT_PRED_FORMAT2(testing::Contains, cm, "arbiter_coordinator_batch_seconds_bucket");
   EXPECT_PRED_FORMAT2(testing::Contains, wm, "arbiter_worker_verdicts_total 5");
   EXPECT_PRED_FORMAT2(testing::Contains, wm, "arbiter_worker_game_seconds_count 5");
+  EXPECT_PRED_FORMAT2(testing::Contains, cm, "arbiter_build_info{");
+  EXPECT_PRED_FORMAT2(testing::Contains, cm, "program=\"arbiter-coordinator\"");
+  EXPECT_PRED_FORMAT2(testing::Contains, wm, "program=\"arbiter-worker\"");
 }
 
 // TLS everywhere: clients need the CA and a bearer token; workers take only
@@ -314,10 +317,15 @@ TEST_F(Cluster, TlsTokensAndWorkersThatAcceptOnlyTheCoordinator) {
   EXPECT_EQ(direct.exit_code, 2);
   EXPECT_PRED_FORMAT2(testing::Contains, direct.out, "UNAVAILABLE");
 
-  // Kubernetes probes: plain-text health on its own port.
+  // Kubernetes probes: plain-text health on its own port, and nothing else
+  // there (reflection would list the API to anyone, without TLS or token).
   const int health = WaitForPort(Path("coordinator.port.health"));
   ASSERT_GT(health, 0);
   EXPECT_TRUE(Serving(health));
+  grpc::Status reflection;
+  CallRaw(Address(health), "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+          std::string("\x3a\x00", 2), &reflection);
+  EXPECT_EQ(reflection.error_code(), grpc::StatusCode::UNIMPLEMENTED);
 }
 
 // Limits: a request asking too much is refused with RESOURCE_EXHAUSTED and

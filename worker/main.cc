@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
     return Fail(absl::InvalidArgumentError("--max-table-mb must be 1..65536"));
 
   auto registry = std::make_shared<prometheus::Registry>();
+  arbiter::serving::RegisterBuildInfo(*registry, "arbiter-worker");
   absl::StatusOr<std::unique_ptr<arbiter::serving::MetricsEndpoint>> metrics =
       arbiter::serving::MetricsEndpoint::Start(args->Get("metrics"), registry);
   if (!metrics.ok()) return Fail(metrics.status());
