@@ -31,6 +31,9 @@
 namespace arbiter::cli {
 namespace {
 
+// Exit status of a run whose input ended early (2 is a usage or setup error).
+constexpr int kExitInputIncomplete = 3;
+
 int Fail(const absl::Status& s) {
   std::fprintf(stderr, "arbiter verify: %s\n", std::string(s.message()).c_str());
   return 2;
@@ -231,6 +234,14 @@ int RunVerify(const std::vector<std::string>& argv) {
   }
   if (progress) std::fputs("\r\033[K", stderr);
   printer.End(elapsed());
+  // An input that ended early (truncated .zst, I/O error) is not a complete
+  // run: exit 3, and leave no --output file, so that a shard of an Indexed
+  // Job fails instead of being counted as done.
+  if (!reader.input_error().ok()) {
+    std::fprintf(stderr, "arbiter verify: the input ended early, the rest was not read: %s\n",
+                 std::string(reader.input_error().message()).c_str());
+    return kExitInputIncomplete;
+  }
   if (output_file) {
     if (absl::Status s = output_file->Commit(); !s.ok()) return Fail(s);
   }

@@ -274,6 +274,7 @@ void Jobs::Execute(std::shared_ptr<Job> job) {
   // Reading feeds the run; this thread commits verdicts as they come, in order.
   // Only a reader that reached the end of its input may let the job be done.
   bool input_ended = false;
+  absl::Status input_error;  // the input ended early: the job fails once its games are in
   std::thread reader([&, source = std::move(*source)]() mutable {
     PgnReader pgn(std::move(source), wire::ReaderOptionsFor(spec.options()));
     RawGame raw;
@@ -283,6 +284,7 @@ void Jobs::Execute(std::shared_ptr<Job> job) {
       std::lock_guard<std::mutex> lock(mu_);
       job->state.set_games_read(job->state.games_read() + 1);
     }
+    input_error = pgn.input_error();
     input_ended = true;
     run->Finish();
   });
@@ -355,6 +357,10 @@ void Jobs::Execute(std::shared_ptr<Job> job) {
   if (!run->status().ok() && run->status().code() != absl::StatusCode::kUnavailable)
     return finish(v1::Job::STATE_FAILED, std::string(run->status().message()));
   if (stopped) return stop_executing();
+  if (!input_error.ok())
+    return finish(
+        v1::Job::STATE_FAILED,
+        absl::StrCat("the input ended early, the rest was not read: ", input_error.message()));
   finish(v1::Job::STATE_DONE, "");
 }
 

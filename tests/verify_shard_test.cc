@@ -215,6 +215,41 @@ TEST(VerifyOutput, WritesWhatStdoutShowsAtomically) {
   std::filesystem::remove_all(dir);
 }
 
+// A truncated .zst is an incomplete run, not a complete one with an odd
+// last record: exit 3, the games read before the cut are printed, and
+// --output is not written, so that an Indexed Job's shard fails.
+TEST(VerifyOutput, ATruncatedInputFailsTheRun) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "verify_cut";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string whole = (dir / "whole.pgn.zst").string(), cut = (dir / "cut.pgn.zst").string();
+  // Enough games for several zstd blocks (128 KiB of text each), so that
+  // the cut falls after some whole games.
+  {
+    std::ofstream pgn(dir / "games.pgn");
+    for (int i = 0; i < 5000; ++i)
+      pgn << "[Event \"e" << i << "\"]\n[Site \"https://example.org/" << i * 7919
+          << "\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# {game " << i
+          << "} 1-0\n\n";
+  }
+  ASSERT_EQ(
+      testing::RunCommand("zstd -q -f '" + (dir / "games.pgn").string() + "' -o '" + whole + "'")
+          .exit_code,
+      0);
+  const auto size = std::filesystem::file_size(whole);
+  std::filesystem::copy_file(whole, cut);
+  std::filesystem::resize_file(cut, size / 2);
+  ASSERT_EQ(Arbiter("verify --format jsonl '" + whole + "'").exit_code, 0);
+  testing::CommandResult r = Arbiter("verify --format jsonl '" + cut + "'", true);
+  EXPECT_EQ(r.exit_code, 3) << r.out;
+  EXPECT_PRED_FORMAT2(Contains, r.out, "the input ended early");
+  EXPECT_PRED_FORMAT2(Contains, r.out, "\"rule\": \"checkmate\"");
+  const std::filesystem::path file = dir / "out.jsonl";
+  EXPECT_EQ(Arbiter("verify '" + cut + "' --output '" + file.string() + "'").exit_code, 3);
+  EXPECT_FALSE(std::filesystem::exists(file)) << "a truncated run wrote its output";
+  std::filesystem::remove_all(dir);
+}
+
 TEST(VerifyOutput, DevicesAndPipesAreWrittenNotReplaced) {
   // /dev/stdout is the pipe popen reads: renaming over it would be wrong.
   testing::CommandResult r =

@@ -88,6 +88,12 @@ class PgnReader {
   // The game's text comes out in UTF-8 (RawGame::encoding).
   bool Next(RawGame* game);
 
+  // Why the input ended before its end, or OK: an I/O error, corrupt or
+  // truncated compressed data, a line too long to resynchronise from. The
+  // games after it were never read, so a run over this input is incomplete
+  // (the error is also that of the game being read then).
+  const absl::Status& input_error() const { return io_error_; }
+
   // Bytes taken from the source so far (decompressed size).
   int64_t bytes_read() const { return bytes_read_; }
 
