@@ -25,6 +25,12 @@ std::chrono::system_clock::time_point After(std::chrono::milliseconds d) {
 
 // Failures that say nothing about the worker: the request itself is at
 // fault, and another worker would refuse it too.
+// The watchdog's pings of a worker with calls in flight: every interval,
+// each with this deadline; this many missed in a row mark it hung.
+constexpr auto kWatchdogInterval = std::chrono::milliseconds(1000);
+constexpr auto kWatchdogDeadline = std::chrono::milliseconds(1500);
+constexpr int kWatchdogMisses = 2;
+
 // A worker's refusal of the request itself; RESOURCE_EXHAUSTED is a request
 // over the worker's limits (--max-table-mb), which the cluster's workers
 // share.
@@ -46,6 +52,8 @@ struct Dispatcher::Endpoint {
   bool removed = false;
   int senders = 0;
   int in_flight = 0;
+  // The calls in flight to it, cancelled when the watchdog finds it hung.
+  std::set<grpc::ClientContext*> calls;
   std::condition_variable state_changed;  // went down, was removed, stopping
 };
 
@@ -283,9 +291,39 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
                                                               : grpc::InsecureChannelCredentials(),
                                                           args));
   std::unique_lock<std::mutex> lock(mu_);
+  int missed_pings = 0;
   while (!stopping_ && !e->removed) {
     if (e->up) {
-      e->state_changed.wait(lock);
+      // Watchdog: a worker with calls in flight must still answer Info (on
+      // gRPC's threads, not the ones computing). One that misses
+      // kWatchdogMisses pings in a row is hung (stopped, swapping, wedged):
+      // it is marked down and its calls are cancelled, so that their games
+      // go to another worker within seconds instead of at the end of their
+      // lease. An idle worker is not pinged.
+      e->state_changed.wait_for(lock, kWatchdogInterval);
+      if (stopping_ || e->removed || !e->up) continue;
+      if (e->in_flight == 0) {
+        missed_pings = 0;
+        continue;
+      }
+      lock.unlock();
+      grpc::ClientContext ping;
+      ping.set_deadline(After(kWatchdogDeadline));
+      v1::WorkerInfo unused;
+      const bool answered = e->stub->Info(&ping, v1::InfoRequest(), &unused).ok();
+      lock.lock();
+      missed_pings = answered ? 0 : missed_pings + 1;
+      if (missed_pings >= kWatchdogMisses && e->up && !stopping_) {
+        std::fprintf(stderr,
+                     "arbiter-coordinator: worker %s does not answer (%d pings missed) with %d "
+                     "calls in flight: marked down, its calls go elsewhere\n",
+                     e->address.c_str(), missed_pings, e->in_flight);
+        e->up = false;
+        worker_failures_.Increment();
+        workers_up_gauge_.Set(double(workers_up_locked()));
+        for (grpc::ClientContext* call : e->calls) call->TryCancel();
+        missed_pings = 0;
+      }
       continue;
     }
     lock.unlock();
@@ -382,6 +420,10 @@ void Dispatcher::Send(std::shared_ptr<Endpoint> e) {
     const auto start = Clock::now();
     grpc::ClientContext ctx;
     ctx.set_deadline(After(options_.batch_deadline));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      e->calls.insert(&ctx);
+    }
     std::unique_ptr<grpc::ClientReader<v1::VerdictChunk>> reader =
         e->stub->VerifyBatch(&ctx, batch.request);
     const size_t n = batch.seqs.size();
@@ -412,6 +454,7 @@ void Dispatcher::Send(std::shared_ptr<Endpoint> e) {
     }
     {
       std::lock_guard<std::mutex> lock(mu_);
+      e->calls.erase(&ctx);
       --e->in_flight;
       in_flight_.Decrement();
     }
@@ -517,6 +560,7 @@ void Dispatcher::Stop() {
 grpc::Status Dispatcher::Analyze(const v1::AnalyzeRequest& request, v1::Assessment* out,
                                  std::chrono::system_clock::time_point deadline) {
   std::set<int> tried;
+  int timeouts = 0;
   grpc::Status last(grpc::StatusCode::UNAVAILABLE, "no worker is serving");
   for (int attempt = 0; attempt < 3; ++attempt) {
     std::shared_ptr<Endpoint> e;
@@ -533,16 +577,27 @@ grpc::Status Dispatcher::Analyze(const v1::AnalyzeRequest& request, v1::Assessme
     const auto start = Clock::now();
     grpc::ClientContext ctx;
     ctx.set_deadline(std::min(deadline, After(options_.analyze_deadline)));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      e->calls.insert(&ctx);
+    }
     grpc::Status s = e->stub->Analyze(&ctx, request, out);
     {
       std::lock_guard<std::mutex> lock(mu_);
+      e->calls.erase(&ctx);
       --e->in_flight;
     }
     analyze_seconds_.Observe(std::chrono::duration<double>(Clock::now() - start).count());
-    if (s.ok() || RequestFault(s.error_code()) ||
-        s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED)
-      return s;
-    MarkDown(*e, s);
+    if (s.ok() || RequestFault(s.error_code())) return s;
+    // Past the client's own deadline nothing is retried. A call that only
+    // ran out of the coordinator's analyze deadline is tried once more on
+    // another worker (an analysis is idempotent), without marking this one
+    // down: it may just be busy, and the watchdog finds hung workers.
+    if (s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+      if (std::chrono::system_clock::now() >= deadline || ++timeouts > 1) return s;
+    } else {
+      MarkDown(*e, s);
+    }
     last = s;
   }
   return last;

@@ -179,6 +179,35 @@ TEST_F(Cluster, ABatchPastItsDeadlineGoesToAnotherWorker) {
   EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), "Deadline Exceeded");
 }
 
+// A hung worker (SIGSTOP) with the default 120 s lease: the watchdog finds
+// it within seconds and its batches go to the other worker, so the run ends
+// long before any lease could; the records equal the embedded run's.
+TEST_F(Cluster, AHungWorkersBatchesMoveLongBeforeTheirLeaseEnds) {
+  const std::string shared = testing::SharedDir();
+  const std::string otb = shared + "/games/otb_kasparov_2128.pgn.zst";
+  if (shared.empty() || !fs::exists(otb))
+    GTEST_SKIP() << "../shared/games/otb_kasparov_2128.pgn.zst is absent (set ARBITER_SHARED)";
+  std::vector<int> ports = {StartWorker(0), StartWorker(1)};
+  for (int p : ports) ASSERT_GT(p, 0);
+  const int metrics = FreePort();
+  const int c = StartCoordinator(ports, {"--metrics", Address(metrics)});
+  ASSERT_GT(c, 0);
+  ASSERT_TRUE(WaitForWorkersUp(metrics, 2)) << Metrics(metrics);
+  workers_[1]->Signal(SIGSTOP);
+  const std::string out = Path("remote.jsonl");
+  Process client(
+      {kBin + "/arbiter", "--coordinator", Address(c), "verify", otb, "--format", "jsonl"},
+      Path("client.log"), out);
+  int status = 0;
+  // Under the 120 s lease: only the watchdog can end the run in time.
+  const bool finished = client.Wait(milliseconds(100000), &status);
+  workers_[1]->Signal(SIGCONT);
+  ASSERT_TRUE(finished) << "the run waited for the hung worker's lease";
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << ReadFile(Path("client.log"));
+  EXPECT_EQ(WithoutTiming(ReadFile(out)), WithoutTiming(VerifyEmbedded(otb).out));
+  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), "does not answer");
+}
+
 // A game that no worker finishes within its lease (here: a lease far too
 // short) cannot stall the run: after kMaxGameFailures broken calls it gets
 // an error verdict, and the other games theirs.
