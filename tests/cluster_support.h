@@ -246,7 +246,7 @@ inline std::vector<std::string> Concat(std::vector<std::string> a,
 }
 
 class Cluster : public ::testing::Test {
- protected:
+ public:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
            ("arbiter-cluster-" + std::to_string(getpid()) + "-" +

@@ -145,67 +145,54 @@ TEST_F(Cluster, VerifySurvivesAKilledWorkerAndTheRestartedOneRejoins) {
   EXPECT_GT(std::stoll(m[1]), 0) << "the restarted worker got no work";
 }
 
-// A worker that stops answering (SIGSTOP: connected, silent) holds its
-// batches until their lease ends; they go to the other worker and the run
-// completes with every record, in order.
-TEST_F(Cluster, ABatchPastItsDeadlineGoesToAnotherWorker) {
+// Verifies the OTB file through two workers with worker 1 stopped (SIGSTOP:
+// connected, silent) and the coordinator given `flags`: the run completes
+// within `limit` with every record, in order, equal to the embedded run's,
+// and the coordinator's log says `log_says`. Worker 1 is stopped once the
+// coordinator counts it up (connected), and before the run, so that every
+// batch the coordinator gives it is held. (Stopping it at the first verdict
+// raced on a loaded machine: the client reads verdicts late, and by then
+// worker 1 could have finished its last batch.)
+void VerifyWithWorkerOneStopped(Cluster& cluster, std::vector<std::string> flags,
+                                milliseconds limit, const std::string& log_says) {
   const std::string shared = testing::SharedDir();
   const std::string otb = shared + "/games/otb_kasparov_2128.pgn.zst";
   if (shared.empty() || !fs::exists(otb))
     GTEST_SKIP() << "../shared/games/otb_kasparov_2128.pgn.zst is absent (set ARBITER_SHARED)";
-  std::vector<int> ports = {StartWorker(0), StartWorker(1)};
+  std::vector<int> ports = {cluster.StartWorker(0), cluster.StartWorker(1)};
   for (int p : ports) ASSERT_GT(p, 0);
   const int metrics = FreePort();
-  const int c =
-      StartCoordinator(ports, {"--batch-deadline-ms", "1500", "--metrics", Address(metrics)});
+  flags.insert(flags.end(), {"--metrics", Address(metrics)});
+  const int c = cluster.StartCoordinator(ports, flags);
   ASSERT_GT(c, 0);
-  // Worker 1 is stopped once the coordinator counts it up (connected), and
-  // before the run: every batch the coordinator gives it is then held until
-  // its lease ends. (Stopping it at the first verdict raced on a loaded
-  // machine: the client reads verdicts late, and by then worker 1 could
-  // have finished its last batch.)
   ASSERT_TRUE(WaitForWorkersUp(metrics, 2)) << Metrics(metrics);
-  workers_[1]->Signal(SIGSTOP);
-  const std::string out = Path("remote.jsonl");
+  cluster.workers_[1]->Signal(SIGSTOP);
+  const std::string out = cluster.Path("remote.jsonl");
   Process client(
       {kBin + "/arbiter", "--coordinator", Address(c), "verify", otb, "--format", "jsonl"},
-      Path("client.log"), out);
+      cluster.Path("client.log"), out);
   int status = 0;
-  ASSERT_TRUE(client.Wait(milliseconds(300000), &status)) << "the run did not finish";
-  workers_[1]->Signal(SIGCONT);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << ReadFile(Path("client.log"));
-  testing::CommandResult local = VerifyEmbedded(otb);
-  EXPECT_EQ(WithoutTiming(ReadFile(out)), WithoutTiming(local.out));
-  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), "Deadline Exceeded");
+  const bool finished = client.Wait(limit, &status);
+  cluster.workers_[1]->Signal(SIGCONT);
+  ASSERT_TRUE(finished) << "the run did not finish in time";
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << ReadFile(cluster.Path("client.log"));
+  EXPECT_EQ(WithoutTiming(ReadFile(out)), WithoutTiming(VerifyEmbedded(otb).out));
+  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(cluster.Path("coordinator.log")), log_says);
 }
 
-// A hung worker (SIGSTOP) with the default 120 s lease: the watchdog finds
-// it within seconds and its batches go to the other worker, so the run ends
-// long before any lease could; the records equal the embedded run's.
+// A worker that stops answering holds its batches until their lease ends
+// (here 1.5 s, shorter than the watchdog's two missed pings); they go to the
+// other worker.
+TEST_F(Cluster, ABatchPastItsDeadlineGoesToAnotherWorker) {
+  VerifyWithWorkerOneStopped(*this, {"--batch-deadline-ms", "1500"}, milliseconds(300000),
+                             "Deadline Exceeded");
+}
+
+// With the default 120 s lease, the watchdog finds the hung worker within
+// seconds and its batches move: only the watchdog can end the run in time.
 TEST_F(Cluster, AHungWorkersBatchesMoveLongBeforeTheirLeaseEnds) {
-  const std::string shared = testing::SharedDir();
-  const std::string otb = shared + "/games/otb_kasparov_2128.pgn.zst";
-  if (shared.empty() || !fs::exists(otb))
-    GTEST_SKIP() << "../shared/games/otb_kasparov_2128.pgn.zst is absent (set ARBITER_SHARED)";
-  std::vector<int> ports = {StartWorker(0), StartWorker(1)};
-  for (int p : ports) ASSERT_GT(p, 0);
-  const int metrics = FreePort();
-  const int c = StartCoordinator(ports, {"--metrics", Address(metrics)});
-  ASSERT_GT(c, 0);
-  ASSERT_TRUE(WaitForWorkersUp(metrics, 2)) << Metrics(metrics);
-  workers_[1]->Signal(SIGSTOP);
-  const std::string out = Path("remote.jsonl");
-  Process client(
-      {kBin + "/arbiter", "--coordinator", Address(c), "verify", otb, "--format", "jsonl"},
-      Path("client.log"), out);
-  int status = 0;
-  // Under the 120 s lease: only the watchdog can end the run in time.
-  const bool finished = client.Wait(milliseconds(100000), &status);
-  workers_[1]->Signal(SIGCONT);
-  ASSERT_TRUE(finished) << "the run waited for the hung worker's lease";
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << ReadFile(Path("client.log"));
-  EXPECT_EQ(WithoutTiming(ReadFile(out)), WithoutTiming(VerifyEmbedded(otb).out));
-  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), "does not answer");
+  VerifyWithWorkerOneStopped(*this, {}, milliseconds(100000), "does not answer");
 }
 
 // A game that no worker finishes within its lease (here: a lease far too
