@@ -52,6 +52,17 @@ v1::GameRecord Checked(v1::GameRecord r) {
   return r;
 }
 
+// A write the stream guard watches: one the client leaves blocked past the
+// stall timeout gets the stream cancelled.
+template <typename Message>
+bool GuardedWrite(StreamGuard::Slot& slot, grpc::ServerWriter<Message>& writer,
+                  const Message& message) {
+  slot.BeginWrite();
+  const bool written = writer.Write(message);
+  slot.EndWrite();
+  return written;
+}
+
 }  // namespace
 
 grpc::Status ArbiterService::CheckOptions(const v1::SearchOptions& options) const {
@@ -92,6 +103,8 @@ grpc::Status ArbiterService::VerifyGame(grpc::ServerContext*, const v1::VerifyGa
 grpc::Status ArbiterService::VerifyGames(
     grpc::ServerContext* ctx,
     grpc::ServerReaderWriter<v1::VerifyGamesResponse, v1::VerifyGamesRequest>* stream) {
+  absl::StatusOr<std::unique_ptr<StreamGuard::Slot>> slot = streams_.Open(ctx);
+  if (!slot.ok()) return ToGrpc(slot.status());
   v1::VerifyGamesRequest request;
   if (!stream->Read(&request)) return grpc::Status::OK;  // no games, no verdicts
   if (grpc::Status s = CheckOptions(request.options()); !s.ok()) return s;
@@ -145,7 +158,10 @@ grpc::Status ArbiterService::VerifyGames(
       }
     }
     ready.clear();
-    if (!stream->Write(response)) {
+    (*slot)->BeginWrite();
+    const bool written = stream->Write(response);
+    (*slot)->EndWrite();
+    if (!written) {
       client_gone = true;
       break;
     }
@@ -162,6 +178,9 @@ grpc::Status ArbiterService::VerifyGames(
   }
   reader.join();
   if (!run->status().ok()) return ToGrpc(run->status());
+  if ((*slot)->reaped())
+    return grpc::Status(grpc::StatusCode::CANCELLED,
+                        "the client did not read its verdicts (--stream-stall-timeout)");
   if (client_gone) return grpc::Status(grpc::StatusCode::CANCELLED, "the client went away");
   return grpc::Status::OK;
 }
@@ -169,6 +188,8 @@ grpc::Status ArbiterService::VerifyGames(
 grpc::Status ArbiterService::UploadJob(grpc::ServerContext* ctx,
                                        grpc::ServerReader<v1::UploadJobRequest>* reader,
                                        v1::Job* out) {
+  absl::StatusOr<std::unique_ptr<StreamGuard::Slot>> slot = streams_.Open(ctx);
+  if (!slot.ok()) return ToGrpc(slot.status());
   v1::UploadJobRequest first;
   if (!reader->Read(&first))
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "an upload with no message");
@@ -231,17 +252,21 @@ grpc::Status ArbiterService::DeleteJob(grpc::ServerContext*, const v1::DeleteJob
 
 grpc::Status ArbiterService::WatchJob(grpc::ServerContext* ctx, const v1::WatchJobRequest* request,
                                       grpc::ServerWriter<v1::Job>* writer) {
+  absl::StatusOr<std::unique_ptr<StreamGuard::Slot>> slot = streams_.Open(ctx);
+  if (!slot.ok()) return ToGrpc(slot.status());
   return ToGrpc(jobs_.Watch(
-      request->id(), [&](const v1::Job& job) { return writer->Write(job); },
+      request->id(), [&](const v1::Job& job) { return GuardedWrite(**slot, *writer, job); },
       [&] { return ctx->IsCancelled(); }));
 }
 
 grpc::Status ArbiterService::GetJobResults(grpc::ServerContext* ctx,
                                            const v1::GetJobResultsRequest* request,
                                            grpc::ServerWriter<v1::GameVerdict>* writer) {
+  absl::StatusOr<std::unique_ptr<StreamGuard::Slot>> slot = streams_.Open(ctx);
+  if (!slot.ok()) return ToGrpc(slot.status());
   return ToGrpc(jobs_.Results(
       request->id(), request->first_game(),
-      [&](const v1::GameVerdict& v) { return writer->Write(v); },
+      [&](const v1::GameVerdict& v) { return GuardedWrite(**slot, *writer, v); },
       [&] { return ctx->IsCancelled(); }));
 }
 

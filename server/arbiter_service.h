@@ -5,18 +5,26 @@
 #include "arbiter/v1/arbiter.grpc.pb.h"
 #include "server/dispatcher.h"
 #include "server/jobs.h"
+#include "server/stream_guard.h"
 
 namespace arbiter::coordinator {
 
 // What one request may ask for.
 struct RequestLimits {
   uint64_t max_budget = 10'000'000;  // positions per side of a mate search
+  // Streaming calls open at once (VerifyGames, UploadJob, WatchJob,
+  // GetJobResults), and how long one may leave its verdicts unread.
+  size_t max_streams = 64;
+  std::chrono::seconds stream_stall_timeout{300};
 };
 
 class ArbiterService final : public v1::Arbiter::Service {
  public:
   ArbiterService(Dispatcher& dispatcher, Jobs& jobs, RequestLimits limits)
-      : dispatcher_(dispatcher), jobs_(jobs), limits_(limits) {}
+      : dispatcher_(dispatcher),
+        jobs_(jobs),
+        limits_(limits),
+        streams_(limits.max_streams, limits.stream_stall_timeout) {}
 
   grpc::Status Analyze(grpc::ServerContext* ctx, const v1::AnalyzeRequest* request,
                        v1::Assessment* out) override;
@@ -49,6 +57,7 @@ class ArbiterService final : public v1::Arbiter::Service {
   Dispatcher& dispatcher_;
   Jobs& jobs_;
   const RequestLimits limits_;
+  StreamGuard streams_;
 };
 
 }  // namespace arbiter::coordinator

@@ -41,6 +41,10 @@ constexpr char kUsage[] =
     "  --batch N         games per batch at most (default 64)\n"
     "  --max-budget N    largest mate-search budget a request may ask (default 10^7)\n"
     "  --max-message-mb M  largest request message (default 16; more: RESOURCE_EXHAUSTED)\n"
+    "  --max-streams N   streaming calls open at once (verify streams, uploads,\n"
+    "                    job watchers and readers; default 64; more: RESOURCE_EXHAUSTED)\n"
+    "  --stream-stall-timeout S  cancel a stream whose client leaves its verdicts\n"
+    "                    unread this many seconds (default 300; 0: never)\n"
     "  --batch-deadline-ms MS  lease of a batch on a worker (default 120000)\n"
     "  --port-file FILE  write the bound gRPC port to FILE (and the health port to\n"
     "                    FILE.health)\n"
@@ -91,12 +95,15 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  absl::StatusOr<arbiter::cli::Args> args = arbiter::cli::Args::Parse(
-      rest,
-      {"workers", "listen", "metrics", "job-dir", "batch", "batch-deadline-ms", "port-file",
-       "health", "tls-cert", "tls-key", "tokens", "worker-ca", "worker-cert", "worker-key",
-       "max-budget", "max-message-mb", "job-input-dir", "max-upload-mb", "job-retention"},
-      {});
+  absl::StatusOr<arbiter::cli::Args> args =
+      arbiter::cli::Args::Parse(rest, {"workers",        "listen",        "metrics",
+                                       "job-dir",        "batch",         "batch-deadline-ms",
+                                       "port-file",      "health",        "tls-cert",
+                                       "tls-key",        "tokens",        "worker-ca",
+                                       "worker-cert",    "worker-key",    "max-budget",
+                                       "max-message-mb", "job-input-dir", "max-upload-mb",
+                                       "job-retention",  "max-streams",   "stream-stall-timeout"},
+                                {});
   if (!args.ok()) return Fail(args.status());
   if (!args->positional().empty())
     return Fail(absl::InvalidArgumentError("unexpected argument " + args->positional()[0]));
@@ -170,6 +177,16 @@ int main(int argc, char** argv) {
   if (!max_message_mb.ok()) return Fail(max_message_mb.status());
   if (*max_message_mb < 1 || *max_message_mb > 1024)
     return Fail(absl::InvalidArgumentError("--max-message-mb must be 1..1024"));
+  absl::StatusOr<int64_t> max_streams = args->GetInt("max-streams", int64_t(limits.max_streams));
+  if (!max_streams.ok()) return Fail(max_streams.status());
+  if (*max_streams < 1 || *max_streams > 100000)
+    return Fail(absl::InvalidArgumentError("--max-streams must be 1..100000"));
+  limits.max_streams = size_t(*max_streams);
+  absl::StatusOr<int64_t> stall =
+      args->GetInt("stream-stall-timeout", limits.stream_stall_timeout.count());
+  if (!stall.ok()) return Fail(stall.status());
+  if (*stall < 0) return Fail(absl::InvalidArgumentError("--stream-stall-timeout must be >= 0"));
+  limits.stream_stall_timeout = std::chrono::seconds(*stall);
   arbiter::coordinator::ArbiterService service(dispatcher, **jobs, limits);
   absl::StatusOr<arbiter::serving::Listening> listening = arbiter::serving::Start(
       args->Get("listen", "0.0.0.0:50051"), *credentials, {&service}, args->Get("port-file"),

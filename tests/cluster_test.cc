@@ -3,6 +3,8 @@
 // `arbiter` client talks to them, and the output must equal the embedded
 // run's byte for byte (the summary's timing aside). Workers are killed with
 // SIGKILL mid-run and restarted.
+#include <map>
+
 #include "tests/cluster_support.h"
 
 namespace arbiter {
@@ -439,6 +441,67 @@ TEST_F(Cluster, AWorkersRefusalIsTheCallersError) {
   EXPECT_EQ(ReadFile(Path("coordinator.log")).find(" failed ("), std::string::npos)
       << "a refusal was taken for a worker failure:\n"
       << ReadFile(Path("coordinator.log"));
+  EXPECT_EQ(VerifyRemote(c, kSample).exit_code, 0);
+}
+
+// Streams are bounded: past --max-streams a stream is refused at once
+// (RESOURCE_EXHAUSTED), and one whose client leaves its verdicts unread is
+// cancelled after --stream-stall-timeout, freeing its slot, its threads
+// and its run.
+TEST_F(Cluster, StalledStreamsAreBoundedAndReaped) {
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w}, {"--max-streams", "4", "--stream-stall-timeout", "2"});
+  ASSERT_GT(c, 0);
+  // A client that reads nothing: a small receive window, no auto-tuning,
+  // so that the coordinator's writes block once it is full.
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_HTTP2_BDP_PROBE, 0);
+  args.SetInt(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, 8192);
+  const std::string pgn = ReadFile(kSample);
+  v1::VerifyGamesRequest request;
+  for (int i = 0; i < 400; ++i) {
+    v1::GameInput* game = request.add_games();
+    game->set_id(absl::StrCat("g", i));
+    game->set_pgn(pgn);  // its first game
+  }
+  constexpr int kStreams = 6;
+  std::vector<std::shared_ptr<grpc::Channel>> channels;
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<
+      std::unique_ptr<grpc::ClientReaderWriter<v1::VerifyGamesRequest, v1::VerifyGamesResponse>>>
+      streams;
+  for (int i = 0; i < kStreams; ++i) {
+    // One connection each, as separate clients would have.
+    args.SetInt("arbiter.test.connection", i);
+    channels.push_back(
+        grpc::CreateCustomChannel(Address(c), grpc::InsecureChannelCredentials(), args));
+    contexts.push_back(std::make_unique<grpc::ClientContext>());
+    contexts.back()->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+    streams.push_back(v1::Arbiter::NewStub(channels.back())->VerifyGames(contexts.back().get()));
+    streams.back()->Write(request);
+    streams.back()->WritesDone();
+    std::this_thread::sleep_for(milliseconds(200));  // in order: the first four get slots
+  }
+  // Past the stall timeout (and the guard's one-second sweep), the client
+  // reads what had reached it, then hears how the stream ended.
+  std::this_thread::sleep_for(milliseconds(4000));
+  std::map<grpc::StatusCode, int> codes;
+  std::string messages;
+  for (auto& stream : streams) {
+    v1::VerifyGamesResponse unread;
+    while (stream->Read(&unread)) {
+    }
+    grpc::Status s = stream->Finish();
+    ++codes[s.error_code()];
+    messages += s.error_message() + "\n";
+  }
+  EXPECT_EQ(codes[grpc::StatusCode::RESOURCE_EXHAUSTED], 2) << messages;
+  EXPECT_EQ(codes[grpc::StatusCode::CANCELLED], 4) << messages;
+  EXPECT_PRED_FORMAT2(testing::Contains, messages, "--max-streams");
+  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")),
+                      "--stream-stall-timeout");
+  // The slots are free again.
   EXPECT_EQ(VerifyRemote(c, kSample).exit_code, 0);
 }
 
