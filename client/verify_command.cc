@@ -23,6 +23,7 @@
 #include "client/tables_option.h"
 #include "client/verdict_output.h"
 #include "core/io/byte_source.h"
+#include "core/io/pgn_part.h"
 #include "core/pgn/variant.h"
 #include "core/rules/game_verdict.h"
 #include "core/util/json.h"
@@ -45,14 +46,15 @@ struct Shard {
   int64_t index = 0, count = 1;
 };
 
-absl::StatusOr<Shard> ParseShard(const std::string& text) {
+// --shard I/N or --part I/N (`flag` names which, for the message).
+absl::StatusOr<Shard> ParseShard(const std::string& flag, const std::string& text) {
   Shard s;
   const size_t slash = text.find('/');
   if (slash == std::string::npos || !absl::SimpleAtoi(text.substr(0, slash), &s.index) ||
       !absl::SimpleAtoi(text.substr(slash + 1), &s.count) || s.count < 1 || s.index < 0 ||
       s.index >= s.count)
     return absl::InvalidArgumentError(
-        absl::StrCat("--shard must be I/N with 0 <= I < N, got \"", text, "\""));
+        absl::StrCat("--", flag, " must be I/N with 0 <= I < N, got \"", text, "\""));
   return s;
 }
 
@@ -141,7 +143,7 @@ class OutputFile {
 int RunVerify(const std::vector<std::string>& argv) {
   absl::StatusOr<Args> args = Args::Parse(
       argv,
-      {"format", "jobs", "shard", "output", kRulesOption, kBudgetOption, kTableOption,
+      {"format", "jobs", "shard", "part", "output", kRulesOption, kBudgetOption, kTableOption,
        kSyzygyOption, kTablesOption, kCoordinatorOption, kTlsCaOption, kTokenFileOption},
       {});
   if (!args.ok()) return Fail(args.status());
@@ -169,12 +171,19 @@ int RunVerify(const std::vector<std::string>& argv) {
       args->GetInt("jobs", std::max(1u, std::thread::hardware_concurrency()));
   if (!jobs.ok()) return Fail(jobs.status());
   if (*jobs < 1 || *jobs > 1024) return Fail(absl::InvalidArgumentError("--jobs must be 1..1024"));
-  absl::StatusOr<Shard> shard = ParseShard(args->Get("shard", "0/1"));
+  absl::StatusOr<Shard> shard = ParseShard("shard", args->Get("shard", "0/1"));
   if (!shard.ok()) return Fail(shard.status());
+  absl::StatusOr<Shard> part = ParseShard("part", args->Get("part", "0/1"));
+  if (!part.ok()) return Fail(part.status());
+  if (args->Has("shard") && args->Has("part"))
+    return Fail(absl::InvalidArgumentError("give --shard or --part, not both"));
   absl::StatusOr<Rules> rules = RulesFrom(*args);
   if (!rules.ok()) return Fail(rules.status());
 
-  absl::StatusOr<std::unique_ptr<ByteSource>> source = ByteSource::Open(args->positional()[0]);
+  // A part is read alone: the run's cost is its share of the file.
+  absl::StatusOr<std::unique_ptr<ByteSource>> source =
+      args->Has("part") ? OpenPgnPart(args->positional()[0], int(part->index), int(part->count))
+                        : ByteSource::Open(args->positional()[0]);
   if (!source.ok()) return Fail(source.status());
   PgnReaderOptions read_options;
   read_options.keep_comments = false;

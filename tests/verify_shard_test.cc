@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "tests/test_support.h"
 
 namespace arbiter {
@@ -212,6 +213,59 @@ TEST(VerifyOutput, WritesWhatStdoutShowsAtomically) {
   EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.jsonl"));
   EXPECT_EQ(Lines(ReadFile(dir / "real/out.jsonl")).size(), 6u);
   EXPECT_EQ(Names(dir / "real"), std::vector<std::string>{"out.jsonl"});
+  std::filesystem::remove_all(dir);
+}
+
+// The records of a run without their game numbers, in output order.
+std::vector<std::string> WithoutNumbers(const std::string& jsonl) {
+  std::vector<std::string> out;
+  for (const std::string& line : Lines(jsonl))
+    if (line.rfind("{\"game\": ", 0) == 0) out.push_back(line.substr(line.find(',')));
+  return out;
+}
+
+// --part I/N: each part reads only its share of the file; the parts' records
+// in order are the unsharded run's (numbered within each part), for a plain
+// file and for a .pgn.zst of several frames. One frame cannot be cut.
+TEST(VerifyPart, PartsTogetherGiveEveryRecordOnce) {
+  const std::string shared = SharedGames();
+  if (shared.empty()) GTEST_SKIP() << "shared game file otb_kasparov_2128.pgn.zst not found";
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "verify_part";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string plain = (dir / "games.pgn").string(), frames = (dir / "games.pgn.zst").string();
+  ASSERT_EQ(testing::RunCommand("zstd -q -dc '" + shared + "' > '" + plain + "'").exit_code, 0);
+  // Three frames: the file compressed three times over, end to end.
+  ASSERT_EQ(testing::RunCommand("for i in 1 2 3; do zstd -q -c '" + plain + "'; done > '" + frames +
+                                "' && for i in 1 2 3; do cat '" + plain + "'; done > '" +
+                                (dir / "three.pgn").string() + "'")
+                .exit_code,
+            0);
+  for (const auto& [file, whole_file] :
+       {std::pair{plain, plain}, std::pair{frames, (dir / "three.pgn").string()}}) {
+    SCOPED_TRACE(file);
+    const std::vector<std::string> whole =
+        WithoutNumbers(Arbiter("verify --format jsonl '" + whole_file + "'").out);
+    ASSERT_FALSE(whole.empty());
+    for (int count : {2, 5}) {
+      std::vector<std::string> joined;
+      for (int i = 0; i < count; ++i) {
+        testing::CommandResult r =
+            Arbiter(absl::StrCat("verify --format jsonl --part ", i, "/", count, " '", file, "'"));
+        ASSERT_EQ(r.exit_code, 0);
+        const std::vector<std::string> part = WithoutNumbers(r.out);
+        joined.insert(joined.end(), part.begin(), part.end());
+      }
+      EXPECT_TRUE(joined == whole)
+          << count << " parts: " << joined.size() << " records of " << whole.size();
+    }
+  }
+  testing::CommandResult one = Arbiter("verify --part 1/2 '" + shared + "'", true);
+  EXPECT_EQ(one.exit_code, 2);
+  EXPECT_PRED_FORMAT2(Contains, one.out, "single zstd frame");
+  testing::CommandResult both = Arbiter("verify --part 0/2 --shard 0/2 '" + plain + "'", true);
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_PRED_FORMAT2(Contains, both.out, "not both");
   std::filesystem::remove_all(dir);
 }
 

@@ -74,6 +74,24 @@ class FdSource : public ByteSource {
   bool owned_;
 };
 
+// At most `limit` bytes of `inner`.
+class LimitedSource : public ByteSource {
+ public:
+  LimitedSource(std::unique_ptr<ByteSource> inner, uint64_t limit)
+      : inner_(std::move(inner)), left_(limit) {}
+
+  absl::StatusOr<size_t> Read(char* buf, size_t n) override {
+    if (left_ == 0) return 0;
+    absl::StatusOr<size_t> got = inner_->Read(buf, size_t(std::min<uint64_t>(n, left_)));
+    if (got.ok()) left_ -= *got;
+    return got;
+  }
+
+ private:
+  std::unique_ptr<ByteSource> inner_;
+  uint64_t left_;
+};
+
 // Replays the bytes consumed while sniffing the format, then the rest.
 class PrefixedSource : public ByteSource {
  public:
@@ -344,6 +362,23 @@ absl::StatusOr<std::unique_ptr<ByteSource>> ByteSource::Open(const std::string& 
   // Large files are read once, front to back.
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   return Detect(std::move(source), path);
+}
+
+absl::StatusOr<std::unique_ptr<ByteSource>> ByteSource::OpenRange(const std::string& path,
+                                                                  uint64_t begin, uint64_t end) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    return absl::ErrnoToStatus(err, absl::StrCat("cannot open '", path, "'"));
+  }
+  auto source = std::make_unique<FdSource>(fd, path, true);
+  if (::lseek(fd, off_t(begin), SEEK_SET) < 0) {
+    int err = errno;
+    return absl::ErrnoToStatus(err, absl::StrCat("cannot seek in '", path, "'"));
+  }
+  ::posix_fadvise(fd, off_t(begin), 0, POSIX_FADV_SEQUENTIAL);
+  return Detect(std::make_unique<LimitedSource>(std::move(source), end > begin ? end - begin : 0),
+                path);
 }
 
 std::unique_ptr<ByteSource> ByteSource::FromString(std::string data) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -20,6 +21,12 @@ class ByteSource {
   // pzstd writes first), not by the file name, so compressed input also
   // works through a pipe.
   static absl::StatusOr<std::unique_ptr<ByteSource>> Open(const std::string& path);
+
+  // The bytes [begin, end) of the file `path` (an `end` past the file's end
+  // stops there), decompressed when they start with zstd magic bytes: one
+  // part of a large file (core/io/pgn_part.h).
+  static absl::StatusOr<std::unique_ptr<ByteSource>> OpenRange(const std::string& path,
+                                                               uint64_t begin, uint64_t end);
 
   // Serves `data` (decompressed when it starts with zstd magic bytes; a
   // corrupt stream is then reported by Read). Mostly for tests.
