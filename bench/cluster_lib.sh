@@ -33,6 +33,7 @@ start_workers() {
 
 start_coordinator() {
   local build=$1 list=$2
+  rm -f "$work/c"  # a restarted coordinator's port, not the last one's
   "$build/arbiter-coordinator" --listen 127.0.0.1:0 --workers "$list" --job-dir "$work/jobs" \
     --port-file "$work/c" 2>>"$work/log" &
   pids+=($!)
