@@ -1,31 +1,60 @@
 #include "server/security.h"
 
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "grpcpp/security/auth_metadata_processor.h"
+#include "grpcpp/security/server_credentials.h"
+#include "grpcpp/security/tls_certificate_provider.h"
+#include "grpcpp/security/tls_credentials_options.h"
 
 namespace arbiter::serving {
 namespace {
 
 constexpr size_t kMaxSmallFile = 1 << 20;
 
-// Checks "authorization: Bearer <token>" on every call.
+// Certificates, keys and tokens are read again when their files change,
+// checked this often: rotation needs no restart.
+constexpr unsigned kReloadSeconds = 5;
+
+// The tokens of a --tokens file: one per line, '#' comments.
+absl::StatusOr<std::vector<std::string>> ReadTokens(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadSmallFile(path, "--tokens");
+  if (!text.ok()) return text.status();
+  std::vector<std::string> tokens;
+  std::istringstream lines(*text);
+  for (std::string line; std::getline(lines, line);) {
+    absl::string_view t = absl::StripAsciiWhitespace(line);
+    if (!t.empty() && t[0] != '#') tokens.emplace_back(t);
+  }
+  if (tokens.empty())
+    return absl::InvalidArgumentError(absl::StrCat("--tokens ", path, ": no token"));
+  return tokens;
+}
+
+// Checks "authorization: Bearer <token>" on every call, against the tokens
+// file as it stands: re-read when its modification time changes (looked at
+// every kReloadSeconds at most). A file that becomes unreadable or empty
+// keeps the last tokens, and says so.
 class BearerTokenProcessor final : public grpc::AuthMetadataProcessor {
  public:
-  explicit BearerTokenProcessor(std::vector<std::string> tokens) : tokens_(std::move(tokens)) {}
-
+  BearerTokenProcessor(std::string path, std::vector<std::string> tokens)
+      : path_(std::move(path)), tokens_(std::move(tokens)), modified_(ModifiedTime()) {}
   bool IsBlocking() const override { return false; }
-
   grpc::Status Process(const InputMetadata& auth_metadata, grpc::AuthContext*,
                        OutputMetadata* consumed, OutputMetadata*) override {
+    const std::vector<std::string> tokens = Current();
     auto it = auth_metadata.find("authorization");
     if (it != auth_metadata.end()) {
       const std::string value(it->second.data(), it->second.size());
       constexpr char kPrefix[] = "Bearer ";
-      if (value.rfind(kPrefix, 0) == 0 && TokenAccepted(value.substr(7), tokens_)) {
+      if (value.rfind(kPrefix, 0) == 0 && TokenAccepted(value.substr(7), tokens)) {
         consumed->insert(std::make_pair(std::string(it->first.data(), it->first.size()), value));
         return grpc::Status::OK;
       }
@@ -35,7 +64,35 @@ class BearerTokenProcessor final : public grpc::AuthMetadataProcessor {
   }
 
  private:
-  const std::vector<std::string> tokens_;
+  std::filesystem::file_time_type ModifiedTime() const {
+    std::error_code ec;
+    return std::filesystem::last_write_time(path_, ec);
+  }
+  std::vector<std::string> Current() {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - checked_ < std::chrono::seconds(kReloadSeconds)) return tokens_;
+    checked_ = now;
+    const auto modified = ModifiedTime();
+    if (modified == modified_) return tokens_;
+    modified_ = modified;
+    absl::StatusOr<std::vector<std::string>> tokens = ReadTokens(path_);
+    if (tokens.ok()) {
+      tokens_ = *std::move(tokens);
+      std::fprintf(stderr, "arbiter: --tokens %s read again: %zu tokens\n", path_.c_str(),
+                   tokens_.size());
+    } else {
+      std::fprintf(stderr, "arbiter: --tokens %s: %s; the previous tokens stay\n", path_.c_str(),
+                   std::string(tokens.status().message()).c_str());
+    }
+    return tokens_;
+  }
+
+  const std::string path_;
+  std::mutex mu_;
+  std::vector<std::string> tokens_;
+  std::filesystem::file_time_type modified_;
+  std::chrono::steady_clock::time_point checked_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace
@@ -74,32 +131,35 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(
           "checks over plain text protect nothing");
     return grpc::InsecureServerCredentials();
   }
-  grpc::SslServerCredentialsOptions options(
-      s.client_ca_file.empty() ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
-                               : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+  // Read once here so that a missing or bad file stops the start with its
+  // name; then watched by gRPC, which swaps in new certificates and keys
+  // (and client CA) when the files change.
   absl::StatusOr<std::string> cert = ReadSmallFile(s.cert_file, "--tls-cert");
   if (!cert.ok()) return cert.status();
   absl::StatusOr<std::string> key = ReadSmallFile(s.key_file, "--tls-key");
   if (!key.ok()) return key.status();
-  options.pem_key_cert_pairs.push_back({*key, *cert});
   if (!s.client_ca_file.empty()) {
     absl::StatusOr<std::string> ca = ReadSmallFile(s.client_ca_file, "--client-ca");
     if (!ca.ok()) return ca.status();
-    options.pem_root_certs = *ca;
   }
-  std::shared_ptr<grpc::ServerCredentials> creds = grpc::SslServerCredentials(options);
+  auto provider = std::make_shared<grpc::experimental::FileWatcherCertificateProvider>(
+      s.key_file, s.cert_file, s.client_ca_file, kReloadSeconds);
+  grpc::experimental::TlsServerCredentialsOptions options(provider);
+  options.watch_identity_key_cert_pairs();
+  if (!s.client_ca_file.empty()) {
+    options.watch_root_certs();
+    options.set_cert_request_type(GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+  } else {
+    options.set_cert_request_type(GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
+  }
+  std::shared_ptr<grpc::ServerCredentials> creds =
+      grpc::experimental::TlsServerCredentials(options);
+  if (!creds) return absl::InvalidArgumentError("--tls-cert/--tls-key: TLS credentials refused");
   if (!s.tokens_file.empty()) {
-    absl::StatusOr<std::string> text = ReadSmallFile(s.tokens_file, "--tokens");
-    if (!text.ok()) return text.status();
-    std::vector<std::string> tokens;
-    std::istringstream lines(*text);
-    for (std::string line; std::getline(lines, line);) {
-      absl::string_view t = absl::StripAsciiWhitespace(line);
-      if (!t.empty() && t[0] != '#') tokens.emplace_back(t);
-    }
-    if (tokens.empty())
-      return absl::InvalidArgumentError(absl::StrCat("--tokens ", s.tokens_file, ": no token"));
-    creds->SetAuthMetadataProcessor(std::make_shared<BearerTokenProcessor>(std::move(tokens)));
+    absl::StatusOr<std::vector<std::string>> tokens = ReadTokens(s.tokens_file);
+    if (!tokens.ok()) return tokens.status();
+    creds->SetAuthMetadataProcessor(
+        std::make_shared<BearerTokenProcessor>(s.tokens_file, *std::move(tokens)));
   }
   return creds;
 }

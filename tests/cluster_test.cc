@@ -346,6 +346,52 @@ TEST_F(Cluster, TlsTokensAndWorkersThatAcceptOnlyTheCoordinator) {
   EXPECT_EQ(reflection.error_code(), grpc::StatusCode::UNIMPLEMENTED);
 }
 
+// Certificates and tokens are rotated by replacing their files: within a few
+// seconds the coordinator serves the new certificate and accepts only the
+// new tokens, without a restart.
+TEST_F(Cluster, RotatedCertificatesAndTokensTakeEffectWithoutARestart) {
+  ASSERT_FALSE(testing::FindProgram("openssl").empty());
+  for (const std::string set : {"old", "new"})
+    ASSERT_EQ(testing::RunCommand(absl::StrCat(ARBITER_SOURCE_DIR, "/scripts/make-test-certs.sh ",
+                                               Path(set), " > /dev/null"))
+                  .exit_code,
+              0);
+  const std::string live = Path("live");
+  fs::create_directories(live);
+  // Replaced as a deployment would: a new file renamed over the old one.
+  auto install = [&](const std::string& set) {
+    for (const std::string name : {"coordinator.pem", "coordinator.key", "tokens"}) {
+      fs::copy_file(Path(set + "/" + name), live + "/" + name + ".tmp",
+                    fs::copy_options::overwrite_existing);
+      fs::rename(live + "/" + name + ".tmp", live + "/" + name);
+    }
+  };
+  install("old");
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w}, {"--tls-cert", live + "/coordinator.pem", "--tls-key",
+                                       live + "/coordinator.key", "--tokens", live + "/tokens"});
+  ASSERT_GT(c, 0);
+  auto analyze = [&](const std::string& set) {
+    return testing::RunCommand(absl::StrCat(
+        "env -u ARBITER_TLS_CA -u ARBITER_TOKEN_FILE ", kBin, "/arbiter --coordinator localhost:",
+        c, " --tls-ca ", Path(set + "/ca.pem"), " --token-file ", Path(set + "/token"),
+        " analyze --fen '8/8/8/4k3/8/8/2B5/K7 w - - 0 1' 2>&1"));
+  };
+  EXPECT_EQ(analyze("old").exit_code, 0);
+  EXPECT_NE(analyze("new").exit_code, 0);
+  install("new");
+  bool rotated = false;
+  for (int i = 0; i < 40 && !rotated; ++i) {
+    std::this_thread::sleep_for(milliseconds(500));
+    rotated = analyze("new").exit_code == 0;
+  }
+  EXPECT_TRUE(rotated) << "the new certificate and token were not taken within 20 s: "
+                       << analyze("new").out;
+  testing::CommandResult old = analyze("old");
+  EXPECT_NE(old.exit_code, 0) << "the old certificate or token is still accepted";
+}
+
 // Limits: a request asking too much is refused with RESOURCE_EXHAUSTED and
 // a message; in a stream, the one over-long record gets an error verdict and
 // the others theirs.
