@@ -40,17 +40,17 @@ cpu_seconds() {  # pid: user + system CPU seconds so far
 if [ -n "${SCALE_CLUSTER_ONLY:-}" ]; then
   games=$SCALE_CLUSTER_ONLY
 else
-games=$("$build/arbiter" verify --jobs "$cores" --budget 1 --format jsonl --part 0/1 "$file" |
-  tail -1 | sed 's/.*"games": \([0-9]*\).*/\1/')
-echo "file: $file, $games games, $(du -m "$file" | cut -f1) MB; $cores cores"
-t_all=$(seconds "$build/arbiter" verify --jobs "$cores" --format jsonl "$file")
-t_shard=$(seconds "$build/arbiter" verify --jobs "$cores" --format jsonl --shard 0/4 "$file")
-t_part=$(seconds "$build/arbiter" verify --jobs "$cores" --format jsonl --part 0/4 "$file")
-awk -v g="$games" -v a="$t_all" -v s="$t_shard" -v p="$t_part" 'BEGIN {
-  printf "embedded unsharded: %.1f s, %.0f games/s\n", a, g / a
-  printf "--shard 0/4: %.1f s = %.2f x a quarter of unsharded\n", s, s / (a / 4)
-  printf "--part 0/4:  %.1f s = %.2f x a quarter of unsharded\n", p, p / (a / 4)
-}'
+  games=$("$build/arbiter" verify --jobs "$cores" --budget 1 --format jsonl --part 0/1 "$file" |
+    tail -1 | sed 's/.*"games": \([0-9]*\).*/\1/')
+  echo "file: $file, $games games, $(du -m "$file" | cut -f1) MB; $cores cores"
+  t_all=$(seconds "$build/arbiter" verify --jobs "$cores" --format jsonl "$file")
+  t_shard=$(seconds "$build/arbiter" verify --jobs "$cores" --format jsonl --shard 0/4 "$file")
+  t_part=$(seconds "$build/arbiter" verify --jobs "$cores" --format jsonl --part 0/4 "$file")
+  awk -v g="$games" -v a="$t_all" -v s="$t_shard" -v p="$t_part" 'BEGIN {
+    printf "embedded unsharded: %.1f s, %.0f games/s\n", a, g / a
+    printf "--shard 0/4: %.1f s = %.2f x a quarter of unsharded\n", s, s / (a / 4)
+    printf "--part 0/4:  %.1f s = %.2f x a quarter of unsharded\n", p, p / (a / 4)
+  }'
 fi
 
 # shellcheck source=bench/cluster_lib.sh
