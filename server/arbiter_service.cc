@@ -100,13 +100,19 @@ grpc::Status ArbiterService::VerifyGame(grpc::ServerContext*, const v1::VerifyGa
   return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the game got no verdict");
 }
 
-grpc::Status ArbiterService::VerifyGames(
-    grpc::ServerContext* ctx,
-    grpc::ServerReaderWriter<v1::VerifyGamesResponse, v1::VerifyGamesRequest>* stream) {
+grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* ArbiterService::VerifyGames(
+    grpc::CallbackServerContext* ctx) {
+  return new VerifyGamesStream(ctx, [this](VerifyGamesStream& stream) { return Verify(stream); });
+}
+
+grpc::Status ArbiterService::Verify(VerifyGamesStream& stream) {
+  grpc::CallbackServerContext* ctx = stream.context();
   absl::StatusOr<std::unique_ptr<StreamGuard::Slot>> slot = streams_.Open(ctx);
   if (!slot.ok()) return ToGrpc(slot.status());
   v1::VerifyGamesRequest request;
-  if (!stream->Read(&request)) return grpc::Status::OK;  // no games, no verdicts
+  absl::StatusOr<bool> first = stream.Read(&request);
+  if (!first.ok()) return ToGrpc(first.status());
+  if (!*first) return grpc::Status::OK;  // no games, no verdicts
   if (grpc::Status s = CheckOptions(request.options()); !s.ok()) return s;
   std::shared_ptr<Run> run = dispatcher_.NewRun(request.options());
   // The first message's options hold for the stream (later ones may omit
@@ -118,6 +124,7 @@ grpc::Status ArbiterService::VerifyGames(
   std::condition_variable reader_ended;
   bool reader_done = false;  // guarded by ids_mu
   std::deque<std::string> ids;
+  absl::Status bad_message;  // set by the reader before reader_done
   std::thread reader([&] {
     auto done = [&] {
       std::lock_guard<std::mutex> lock(ids_mu);
@@ -125,7 +132,7 @@ grpc::Status ArbiterService::VerifyGames(
       reader_ended.notify_all();
     };
     int64_t n = 0;
-    do {
+    for (;;) {
       for (v1::GameInput& game : *request.mutable_games()) {
         ++n;
         {
@@ -136,7 +143,15 @@ grpc::Status ArbiterService::VerifyGames(
                                         : wire::RecordFromPgn(game.pgn(), n, options)))
           return done();
       }
-    } while (stream->Read(&request));
+      absl::StatusOr<bool> more = stream.Read(&request);
+      if (!more.ok()) {
+        // Not the end of the input: the stream fails, naming the message.
+        bad_message = more.status();
+        run->Cancel();
+        return done();
+      }
+      if (!*more) break;
+    }
     run->Finish();
     done();
   });
@@ -159,7 +174,7 @@ grpc::Status ArbiterService::VerifyGames(
     }
     ready.clear();
     (*slot)->BeginWrite();
-    const bool written = stream->Write(response);
+    const bool written = stream.Write(response);
     (*slot)->EndWrite();
     if (!written) {
       client_gone = true;
@@ -177,6 +192,7 @@ grpc::Status ArbiterService::VerifyGames(
     if (!reader_ended.wait_for(lock, kReaderGrace, [&] { return reader_done; })) ctx->TryCancel();
   }
   reader.join();
+  if (!bad_message.ok()) return ToGrpc(bad_message);
   if (!run->status().ok()) return ToGrpc(run->status());
   if ((*slot)->reaped())
     return grpc::Status(grpc::StatusCode::CANCELLED,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "arbiter/v1/arbiter.grpc.pb.h"
+#include "server/blocking_bidi.h"
 #include "server/dispatcher.h"
 #include "server/jobs.h"
 #include "server/stream_guard.h"
@@ -18,7 +19,8 @@ struct RequestLimits {
   std::chrono::seconds stream_stall_timeout{300};
 };
 
-class ArbiterService final : public v1::Arbiter::Service {
+class ArbiterService final
+    : public v1::Arbiter::WithRawCallbackMethod_VerifyGames<v1::Arbiter::Service> {
  public:
   ArbiterService(Dispatcher& dispatcher, Jobs& jobs, RequestLimits limits)
       : dispatcher_(dispatcher),
@@ -30,9 +32,11 @@ class ArbiterService final : public v1::Arbiter::Service {
                        v1::Assessment* out) override;
   grpc::Status VerifyGame(grpc::ServerContext* ctx, const v1::VerifyGameRequest* request,
                           v1::GameVerdict* out) override;
-  grpc::Status VerifyGames(
-      grpc::ServerContext* ctx,
-      grpc::ServerReaderWriter<v1::VerifyGamesResponse, v1::VerifyGamesRequest>* stream) override;
+  // Served raw, on a thread per stream (server/blocking_bidi.h), so that a
+  // message that does not parse fails the call instead of reading as the
+  // end of the client's games.
+  grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* VerifyGames(
+      grpc::CallbackServerContext* ctx) override;
   grpc::Status UploadJob(grpc::ServerContext* ctx, grpc::ServerReader<v1::UploadJobRequest>* reader,
                          v1::Job* out) override;
   grpc::Status SubmitJob(grpc::ServerContext* ctx, const v1::SubmitJobRequest* request,
@@ -51,6 +55,9 @@ class ArbiterService final : public v1::Arbiter::Service {
                              grpc::ServerWriter<v1::GameVerdict>* writer) override;
 
  private:
+  using VerifyGamesStream = BlockingBidi<v1::VerifyGamesRequest, v1::VerifyGamesResponse>;
+  // The VerifyGames call, in the synchronous style.
+  grpc::Status Verify(VerifyGamesStream& stream);
   // INVALID_ARGUMENT / RESOURCE_EXHAUSTED for options out of bounds.
   grpc::Status CheckOptions(const v1::SearchOptions& options) const;
 

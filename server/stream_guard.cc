@@ -26,7 +26,7 @@ StreamGuard::~StreamGuard() {
   if (reaper_.joinable()) reaper_.join();
 }
 
-absl::StatusOr<std::unique_ptr<StreamGuard::Slot>> StreamGuard::Open(grpc::ServerContext* ctx) {
+absl::StatusOr<std::unique_ptr<StreamGuard::Slot>> StreamGuard::Open(grpc::ServerContextBase* ctx) {
   std::lock_guard<std::mutex> lock(mu_);
   if (open_.size() >= max_streams_)
     return absl::ResourceExhaustedError(

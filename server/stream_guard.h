@@ -19,7 +19,7 @@
 #include "absl/status/statusor.h"
 
 namespace grpc {
-class ServerContext;
+class ServerContextBase;
 }
 
 namespace arbiter::coordinator {
@@ -35,11 +35,11 @@ class StreamGuard {
   class Slot;
   // A slot for the stream of `ctx`, held until the returned Slot is
   // destroyed; RESOURCE_EXHAUSTED when `max_streams` are open.
-  absl::StatusOr<std::unique_ptr<Slot>> Open(grpc::ServerContext* ctx);
+  absl::StatusOr<std::unique_ptr<Slot>> Open(grpc::ServerContextBase* ctx);
 
  private:
   struct Entry {
-    grpc::ServerContext* ctx;
+    grpc::ServerContextBase* ctx;
     std::string peer;  // taken at the start: a cancelled call no longer knows it
     bool writing = false;
     std::chrono::steady_clock::time_point write_start;

@@ -392,6 +392,83 @@ TEST_F(Cluster, RotatedCertificatesAndTokensTakeEffectWithoutARestart) {
   EXPECT_NE(old.exit_code, 0) << "the old certificate or token is still accepted";
 }
 
+// A VerifyGames message that is not a VerifyGamesRequest is an error of the
+// call (INVALID_ARGUMENT, naming the message), not the end of the client's
+// input: before, the stream ended OK with the verdicts of the games before
+// it, and the client could not tell.
+TEST_F(Cluster, AMessageThatDoesNotParseEndsTheStreamWithAnError) {
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w});
+  ASSERT_GT(c, 0);
+  v1::VerifyGamesRequest good;
+  v1::GameInput* game = good.add_games();
+  game->set_id("g1");
+  game->set_pgn("[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n");
+  // Field 1 (games) as a length-delimited field claiming 100 bytes it lacks.
+  const std::string garbage("\x0a\x64\x01\x02", 4);
+
+  class RawStream : public grpc::ClientBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
+   public:
+    RawStream(grpc::GenericStub& stub, std::vector<std::string> messages)
+        : messages_(std::move(messages)) {
+      ctx_.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+      stub.PrepareBidiStreamingCall(&ctx_, "/arbiter.v1.Arbiter/VerifyGames", grpc::StubOptions(),
+                                    this);
+      StartRead(&in_);
+      WriteNext();
+      StartCall();
+    }
+    void OnWriteDone(bool ok) override {
+      if (ok) WriteNext();
+    }
+    void OnReadDone(bool ok) override {
+      if (!ok) return;
+      ++responses_;
+      StartRead(&in_);
+    }
+    void OnDone(const grpc::Status& s) override {
+      std::lock_guard<std::mutex> lock(mu_);
+      status_ = s;
+      done_ = true;
+      cv_.notify_all();
+    }
+    grpc::Status Await() {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return done_; });
+      return status_;
+    }
+
+   private:
+    void WriteNext() {
+      if (next_ == messages_.size()) {
+        StartWritesDone();
+        return;
+      }
+      grpc::Slice slice(messages_[next_++]);
+      out_ = grpc::ByteBuffer(&slice, 1);
+      StartWrite(&out_);
+    }
+    grpc::ClientContext ctx_;
+    std::vector<std::string> messages_;
+    size_t next_ = 0;
+    grpc::ByteBuffer in_, out_;
+    int responses_ = 0;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    grpc::Status status_;
+  };
+
+  grpc::GenericStub stub(grpc::CreateChannel(Address(c), grpc::InsecureChannelCredentials()));
+  RawStream fine(stub, {good.SerializeAsString(), good.SerializeAsString()});
+  EXPECT_TRUE(fine.Await().ok());
+  RawStream bad(stub, {good.SerializeAsString(), garbage, good.SerializeAsString()});
+  const grpc::Status status = bad.Await();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+  EXPECT_PRED_FORMAT2(testing::Contains, status.error_message(), "message 2");
+}
+
 // Limits: a request asking too much is refused with RESOURCE_EXHAUSTED and
 // a message; in a stream, the one over-long record gets an error verdict and
 // the others theirs.
