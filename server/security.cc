@@ -10,8 +10,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "grpcpp/security/auth_metadata_processor.h"
+#include "grpcpp/security/credentials.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/security/tls_certificate_provider.h"
+#include "grpcpp/security/tls_certificate_verifier.h"
 #include "grpcpp/security/tls_credentials_options.h"
 
 namespace arbiter::serving {
@@ -175,6 +177,29 @@ absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> MakeChannelCredentials
   }
   if (s.cert_file.empty() != s.key_file.empty())
     return absl::InvalidArgumentError("a client certificate and its key go together");
+  if (!s.cert_file.empty() && s.token_file.empty()) {
+    // Mutual TLS (the coordinator to its workers): CA, certificate and key
+    // are watched like a server's, so that they rotate without a restart.
+    // New connections use the new files; open ones keep their session.
+    for (const auto& [path, what] :
+         {std::pair{s.ca_file, "CA file"}, std::pair{s.cert_file, "certificate"},
+          std::pair{s.key_file, "key"}}) {
+      if (absl::StatusOr<std::string> data = ReadSmallFile(path, what); !data.ok())
+        return data.status();
+    }
+    grpc::experimental::TlsChannelCredentialsOptions options;
+    options.set_certificate_provider(
+        std::make_shared<grpc::experimental::FileWatcherCertificateProvider>(
+            s.key_file, s.cert_file, s.ca_file, kReloadSeconds));
+    options.watch_root_certs();
+    options.watch_identity_key_cert_pairs();
+    options.set_verify_server_certs(true);
+    options.set_certificate_verifier(
+        std::make_shared<grpc::experimental::HostNameCertificateVerifier>());
+    std::shared_ptr<grpc::ChannelCredentials> creds = grpc::experimental::TlsCredentials(options);
+    if (!creds) return absl::InvalidArgumentError("TLS client credentials refused");
+    return creds;
+  }
   grpc::SslCredentialsOptions options;
   absl::StatusOr<std::string> ca = ReadSmallFile(s.ca_file, "CA file");
   if (!ca.ok()) return ca.status();

@@ -469,6 +469,53 @@ TEST_F(Cluster, AMessageThatDoesNotParseEndsTheStreamWithAnError) {
   EXPECT_PRED_FORMAT2(testing::Contains, status.error_message(), "message 2");
 }
 
+// Mutual TLS between coordinator and workers rotates too: both sides' files
+// are replaced by a new set (new CAs), the worker restarts on its port, and
+// the coordinator's new connection uses its new client certificate and
+// trusts the new worker certificate, without a restart of its own.
+TEST_F(Cluster, RotatedWorkerCertificatesTakeEffectWithoutACoordinatorRestart) {
+  ASSERT_FALSE(testing::FindProgram("openssl").empty());
+  for (const std::string set : {"old", "new"})
+    ASSERT_EQ(testing::RunCommand(absl::StrCat(ARBITER_SOURCE_DIR, "/scripts/make-test-certs.sh ",
+                                               Path(set), " > /dev/null"))
+                  .exit_code,
+              0);
+  const std::string live = Path("live");
+  fs::create_directories(live);
+  auto install = [&](const std::string& set) {
+    for (const std::string name : {"worker.pem", "worker.key", "client-ca.pem", "ca.pem",
+                                   "coordinator-client.pem", "coordinator-client.key"}) {
+      fs::copy_file(Path(set + "/" + name), live + "/" + name + ".tmp",
+                    fs::copy_options::overwrite_existing);
+      fs::rename(live + "/" + name + ".tmp", live + "/" + name);
+    }
+  };
+  install("old");
+  const std::vector<std::string> worker_tls = {"--tls-cert",  live + "/worker.pem",
+                                               "--tls-key",   live + "/worker.key",
+                                               "--client-ca", live + "/client-ca.pem"};
+  const int w = StartWorker(0, 0, worker_tls);
+  ASSERT_GT(w, 0);
+  // The worker by host name, which its certificate holds.
+  const int coordinator = StartCoordinatorFor(
+      absl::StrCat("localhost:", w),
+      {"--worker-ca", live + "/ca.pem", "--worker-cert", live + "/coordinator-client.pem",
+       "--worker-key", live + "/coordinator-client.key"});
+  ASSERT_GT(coordinator, 0);
+  auto verify = [&] {
+    return testing::RunCommand(absl::StrCat("timeout 60 env -u ARBITER_SYZYGY ", kBin,
+                                            "/arbiter --coordinator ", Address(coordinator),
+                                            " verify ", kSample, " --format jsonl 2>&1"));
+  };
+  EXPECT_EQ(verify().exit_code, 0);
+  install("new");
+  std::this_thread::sleep_for(milliseconds(7000));  // both sides look every 5 s
+  workers_[0]->Kill(SIGKILL);
+  ASSERT_EQ(StartWorker(0, w, worker_tls), w);
+  testing::CommandResult after = verify();
+  EXPECT_EQ(after.exit_code, 0) << after.out << ReadFile(Path("coordinator.log"));
+}
+
 // Limits: a request asking too much is refused with RESOURCE_EXHAUSTED and
 // a message; in a stream, the one over-long record gets an error verdict and
 // the others theirs.
