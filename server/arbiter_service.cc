@@ -54,9 +54,8 @@ v1::GameRecord Checked(v1::GameRecord r) {
 
 // A write the stream guard watches: one the client leaves blocked past the
 // stall timeout gets the stream cancelled.
-template <typename Message>
-bool GuardedWrite(StreamGuard::Slot& slot, grpc::ServerWriter<Message>& writer,
-                  const Message& message) {
+template <typename Writer, typename Message>
+bool GuardedWrite(StreamGuard::Slot& slot, Writer& writer, const Message& message) {
   slot.BeginWrite();
   const bool written = writer.Write(message);
   slot.EndWrite();
@@ -173,10 +172,7 @@ grpc::Status ArbiterService::Verify(VerifyGamesStream& stream) {
       }
     }
     ready.clear();
-    (*slot)->BeginWrite();
-    const bool written = stream.Write(response);
-    (*slot)->EndWrite();
-    if (!written) {
+    if (!GuardedWrite(**slot, stream, response)) {
       client_gone = true;
       break;
     }

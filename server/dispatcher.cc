@@ -314,13 +314,8 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
       lock.lock();
       missed_pings = answered ? 0 : missed_pings + 1;
       if (missed_pings >= kWatchdogMisses && e->up && !stopping_) {
-        std::fprintf(stderr,
-                     "arbiter-coordinator: worker %s does not answer (%d pings missed) with %d "
-                     "calls in flight: marked down, its calls go elsewhere\n",
-                     e->address.c_str(), missed_pings, e->in_flight);
-        e->up = false;
-        worker_failures_.Increment();
-        workers_up_gauge_.Set(double(workers_up_locked()));
+        MarkDownLocked(*e, absl::StrCat("it does not answer: ", missed_pings, " pings missed with ",
+                                        e->in_flight, " calls in flight"));
         for (grpc::ClientContext* call : e->calls) call->TryCancel();
         missed_pings = 0;
       }
@@ -516,10 +511,14 @@ void Dispatcher::Requeue(Batch& batch, size_t from, int failed_endpoint, const g
 
 void Dispatcher::MarkDown(Endpoint& e, const grpc::Status& why) {
   std::lock_guard<std::mutex> lock(mu_);
+  MarkDownLocked(e, why.error_message());
+}
+
+void Dispatcher::MarkDownLocked(Endpoint& e, const std::string& why) {
   worker_failures_.Increment();
   if (!e.up) return;
   std::fprintf(stderr, "arbiter-coordinator: worker %s failed (%s); its games go elsewhere\n",
-               e.address.c_str(), why.error_message().c_str());
+               e.address.c_str(), why.c_str());
   e.up = false;
   workers_up_gauge_.Set(double(workers_up_locked()));
   e.state_changed.notify_all();

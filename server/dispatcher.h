@@ -151,6 +151,7 @@ class Dispatcher {
   // returns how many of the batch's games now have one.
   size_t Complete(Batch& batch, size_t got, v1::VerdictChunk& chunk);
   void MarkDown(Endpoint& e, const grpc::Status& why);
+  void MarkDownLocked(Endpoint& e, const std::string& why);  // needs mu_
 
   const DispatcherOptions options_;
   mutable std::mutex mu_;

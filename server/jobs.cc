@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "core/io/byte_source.h"
 #include "core/pgn/pgn_reader.h"
+#include "google/protobuf/util/time_util.h"
 #include "proto/convert.h"
 #include "server/job_input.h"
 #include "server/job_upload.h"
@@ -16,6 +17,7 @@ namespace arbiter::coordinator {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using google::protobuf::util::TimeUtil;
 
 // Verdicts are committed in groups: at most this many, or this often.
 constexpr size_t kCommitVerdicts = 256;
@@ -27,14 +29,6 @@ constexpr auto kLongestCommitRetry = std::chrono::seconds(30);
 // How often a waiting Watch or Results call looks whether its client left.
 constexpr auto kClientCheck = std::chrono::milliseconds(200);
 constexpr auto kSweepInterval = std::chrono::minutes(10);
-
-void SetNow(google::protobuf::Timestamp* t) {
-  const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
-  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(since_epoch);
-  t->set_seconds(seconds.count());
-  t->set_nanos(
-      int32_t(std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch - seconds).count()));
-}
 
 bool Running(const v1::Job& job) { return job.state() == v1::Job::STATE_RUNNING; }
 
@@ -79,7 +73,7 @@ absl::StatusOr<std::unique_ptr<Jobs>> Jobs::Open(Dispatcher& dispatcher, JobsOpt
       job->end = job->start;
       // Jobs from before finish times were kept: retention counts from now.
       if (!Running(job->state) && !job->state.has_finished()) {
-        SetNow(job->state.mutable_finished());
+        *job->state.mutable_finished() = TimeUtil::GetCurrentTime();
         if (absl::Status s = jobs->store_->Commit(job->state, {}); !s.ok()) Log(job->state.id(), s);
       }
       jobs->jobs_[job->state.id()] = job;
@@ -153,7 +147,7 @@ void Jobs::RemoveStrayUploads() {
 
 absl::StatusOr<v1::Job> Jobs::Create(std::shared_ptr<Job> job) {
   job->state.set_state(v1::Job::STATE_RUNNING);
-  SetNow(job->state.mutable_created());
+  *job->state.mutable_created() = TimeUtil::GetCurrentTime();
   // Recorded before the client hears of it: an acknowledged job survives.
   if (absl::Status s = store_->Create(job->state); !s.ok()) return s;
   jobs_[job->state.id()] = job;
@@ -249,7 +243,7 @@ void Jobs::Execute(std::shared_ptr<Job> job) {
     job->state.set_state(state);
     job->state.set_error(error);
     job->end = Clock::now();
-    SetNow(job->state.mutable_finished());
+    *job->state.mutable_finished() = TimeUtil::GetCurrentTime();
     // A failed final commit leaves the job "running" in the store: the next
     // start resumes it, which is the safe side.
     if (absl::Status s = store_->Commit(job->Snapshot(), {}); !s.ok()) Log(id, s);

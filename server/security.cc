@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <mutex>
 #include <sstream>
 
@@ -24,6 +25,17 @@ constexpr size_t kMaxSmallFile = 1 << 20;
 // Certificates, keys and tokens are read again when their files change,
 // checked this often: rotation needs no restart.
 constexpr unsigned kReloadSeconds = 5;
+
+// Each file can be read (and is at most 1 MB), or the error names it: the
+// files gRPC watches are checked once at start, so that a bad one stops the
+// start rather than every handshake.
+absl::Status CheckReadable(std::initializer_list<std::pair<std::string, const char*>> files) {
+  for (const auto& [path, what] : files) {
+    if (absl::StatusOr<std::string> data = ReadSmallFile(path, what); !data.ok())
+      return data.status();
+  }
+  return absl::OkStatus();
+}
 
 // The tokens of a --tokens file: one per line, '#' comments.
 absl::StatusOr<std::vector<std::string>> ReadTokens(const std::string& path) {
@@ -133,16 +145,13 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(
           "checks over plain text protect nothing");
     return grpc::InsecureServerCredentials();
   }
-  // Read once here so that a missing or bad file stops the start with its
-  // name; then watched by gRPC, which swaps in new certificates and keys
-  // (and client CA) when the files change.
-  absl::StatusOr<std::string> cert = ReadSmallFile(s.cert_file, "--tls-cert");
-  if (!cert.ok()) return cert.status();
-  absl::StatusOr<std::string> key = ReadSmallFile(s.key_file, "--tls-key");
-  if (!key.ok()) return key.status();
+  // Watched by gRPC, which swaps in new certificates and keys (and client
+  // CA) when the files change.
+  if (absl::Status st = CheckReadable({{s.cert_file, "--tls-cert"}, {s.key_file, "--tls-key"}});
+      !st.ok())
+    return st;
   if (!s.client_ca_file.empty()) {
-    absl::StatusOr<std::string> ca = ReadSmallFile(s.client_ca_file, "--client-ca");
-    if (!ca.ok()) return ca.status();
+    if (absl::Status st = CheckReadable({{s.client_ca_file, "--client-ca"}}); !st.ok()) return st;
   }
   auto provider = std::make_shared<grpc::experimental::FileWatcherCertificateProvider>(
       s.key_file, s.cert_file, s.client_ca_file, kReloadSeconds);
@@ -177,16 +186,15 @@ absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> MakeChannelCredentials
   }
   if (s.cert_file.empty() != s.key_file.empty())
     return absl::InvalidArgumentError("a client certificate and its key go together");
-  if (!s.cert_file.empty() && s.token_file.empty()) {
+  std::shared_ptr<grpc::ChannelCredentials> creds;
+  if (!s.cert_file.empty()) {
     // Mutual TLS (the coordinator to its workers): CA, certificate and key
     // are watched like a server's, so that they rotate without a restart.
     // New connections use the new files; open ones keep their session.
-    for (const auto& [path, what] :
-         {std::pair{s.ca_file, "CA file"}, std::pair{s.cert_file, "certificate"},
-          std::pair{s.key_file, "key"}}) {
-      if (absl::StatusOr<std::string> data = ReadSmallFile(path, what); !data.ok())
-        return data.status();
-    }
+    if (absl::Status st = CheckReadable(
+            {{s.ca_file, "CA file"}, {s.cert_file, "certificate"}, {s.key_file, "key"}});
+        !st.ok())
+      return st;
     grpc::experimental::TlsChannelCredentialsOptions options;
     options.set_certificate_provider(
         std::make_shared<grpc::experimental::FileWatcherCertificateProvider>(
@@ -196,23 +204,15 @@ absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> MakeChannelCredentials
     options.set_verify_server_certs(true);
     options.set_certificate_verifier(
         std::make_shared<grpc::experimental::HostNameCertificateVerifier>());
-    std::shared_ptr<grpc::ChannelCredentials> creds = grpc::experimental::TlsCredentials(options);
+    creds = grpc::experimental::TlsCredentials(options);
     if (!creds) return absl::InvalidArgumentError("TLS client credentials refused");
-    return creds;
+  } else {
+    grpc::SslCredentialsOptions options;
+    absl::StatusOr<std::string> ca = ReadSmallFile(s.ca_file, "CA file");
+    if (!ca.ok()) return ca.status();
+    options.pem_root_certs = *ca;
+    creds = grpc::SslCredentials(options);
   }
-  grpc::SslCredentialsOptions options;
-  absl::StatusOr<std::string> ca = ReadSmallFile(s.ca_file, "CA file");
-  if (!ca.ok()) return ca.status();
-  options.pem_root_certs = *ca;
-  if (!s.cert_file.empty()) {
-    absl::StatusOr<std::string> cert = ReadSmallFile(s.cert_file, "certificate");
-    if (!cert.ok()) return cert.status();
-    absl::StatusOr<std::string> key = ReadSmallFile(s.key_file, "key");
-    if (!key.ok()) return key.status();
-    options.pem_cert_chain = *cert;
-    options.pem_private_key = *key;
-  }
-  std::shared_ptr<grpc::ChannelCredentials> creds = grpc::SslCredentials(options);
   if (!s.token_file.empty()) {
     absl::StatusOr<std::string> text = ReadSmallFile(s.token_file, "token file");
     if (!text.ok()) return text.status();

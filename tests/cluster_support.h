@@ -293,6 +293,25 @@ class Cluster : public ::testing::Test {
     return WaitForPort(port_file);
   }
 
+  // scripts/make-test-certs.sh into Path(set); false when it fails.
+  bool MakeTestCertificates(const std::string& set) {
+    return testing::RunCommand(absl::StrCat(ARBITER_SOURCE_DIR, "/scripts/make-test-certs.sh ",
+                                            Path(set), " > /dev/null"))
+               .exit_code == 0;
+  }
+
+  // Copies `names` from Path(set) into Path("live") as a deployment replaces
+  // files: a new file renamed over the old one.
+  void InstallCertificates(const std::string& set, const std::vector<std::string>& names) {
+    const std::string live = Path("live");
+    fs::create_directories(live);
+    for (const std::string& name : names) {
+      fs::copy_file(Path(set + "/" + name), live + "/" + name + ".tmp",
+                    fs::copy_options::overwrite_existing);
+      fs::rename(live + "/" + name + ".tmp", live + "/" + name);
+    }
+  }
+
   // One worker and a coordinator; `remote` and `embedded` are the command
   // prefixes that run the client through them and in this machine's process.
   bool StartSmallCluster(std::string* remote, std::string* embedded) {

@@ -280,10 +280,7 @@ TEST_F(Cluster, TlsTokensAndWorkersThatAcceptOnlyTheCoordinator) {
   const std::string openssl = testing::FindProgram("openssl");
   ASSERT_FALSE(openssl.empty()) << "openssl (Debian package openssl) makes the test certificates";
   const std::string certs = Path("certs");
-  ASSERT_EQ(testing::RunCommand(absl::StrCat(ARBITER_SOURCE_DIR, "/scripts/make-test-certs.sh ",
-                                             certs, " > /dev/null"))
-                .exit_code,
-            0);
+  ASSERT_TRUE(MakeTestCertificates("certs"));
   auto cert = [&](const std::string& name) { return absl::StrCat(certs, "/", name); };
   const int w = StartWorker(0, 0,
                             {"--tls-cert", cert("worker.pem"), "--tls-key", cert("worker.key"),
@@ -351,22 +348,10 @@ TEST_F(Cluster, TlsTokensAndWorkersThatAcceptOnlyTheCoordinator) {
 // new tokens, without a restart.
 TEST_F(Cluster, RotatedCertificatesAndTokensTakeEffectWithoutARestart) {
   ASSERT_FALSE(testing::FindProgram("openssl").empty());
-  for (const std::string set : {"old", "new"})
-    ASSERT_EQ(testing::RunCommand(absl::StrCat(ARBITER_SOURCE_DIR, "/scripts/make-test-certs.sh ",
-                                               Path(set), " > /dev/null"))
-                  .exit_code,
-              0);
+  ASSERT_TRUE(MakeTestCertificates("old") && MakeTestCertificates("new"));
   const std::string live = Path("live");
-  fs::create_directories(live);
-  // Replaced as a deployment would: a new file renamed over the old one.
-  auto install = [&](const std::string& set) {
-    for (const std::string name : {"coordinator.pem", "coordinator.key", "tokens"}) {
-      fs::copy_file(Path(set + "/" + name), live + "/" + name + ".tmp",
-                    fs::copy_options::overwrite_existing);
-      fs::rename(live + "/" + name + ".tmp", live + "/" + name);
-    }
-  };
-  install("old");
+  const std::vector<std::string> files = {"coordinator.pem", "coordinator.key", "tokens"};
+  InstallCertificates("old", files);
   const int w = StartWorker(0);
   ASSERT_GT(w, 0);
   const int c = StartCoordinator({w}, {"--tls-cert", live + "/coordinator.pem", "--tls-key",
@@ -380,7 +365,7 @@ TEST_F(Cluster, RotatedCertificatesAndTokensTakeEffectWithoutARestart) {
   };
   EXPECT_EQ(analyze("old").exit_code, 0);
   EXPECT_NE(analyze("new").exit_code, 0);
-  install("new");
+  InstallCertificates("new", files);
   bool rotated = false;
   for (int i = 0; i < 40 && !rotated; ++i) {
     std::this_thread::sleep_for(milliseconds(500));
@@ -475,22 +460,15 @@ TEST_F(Cluster, AMessageThatDoesNotParseEndsTheStreamWithAnError) {
 // trusts the new worker certificate, without a restart of its own.
 TEST_F(Cluster, RotatedWorkerCertificatesTakeEffectWithoutACoordinatorRestart) {
   ASSERT_FALSE(testing::FindProgram("openssl").empty());
-  for (const std::string set : {"old", "new"})
-    ASSERT_EQ(testing::RunCommand(absl::StrCat(ARBITER_SOURCE_DIR, "/scripts/make-test-certs.sh ",
-                                               Path(set), " > /dev/null"))
-                  .exit_code,
-              0);
+  ASSERT_TRUE(MakeTestCertificates("old") && MakeTestCertificates("new"));
   const std::string live = Path("live");
-  fs::create_directories(live);
-  auto install = [&](const std::string& set) {
-    for (const std::string name : {"worker.pem", "worker.key", "client-ca.pem", "ca.pem",
-                                   "coordinator-client.pem", "coordinator-client.key"}) {
-      fs::copy_file(Path(set + "/" + name), live + "/" + name + ".tmp",
-                    fs::copy_options::overwrite_existing);
-      fs::rename(live + "/" + name + ".tmp", live + "/" + name);
-    }
-  };
-  install("old");
+  const std::vector<std::string> files = {"worker.pem",
+                                          "worker.key",
+                                          "client-ca.pem",
+                                          "ca.pem",
+                                          "coordinator-client.pem",
+                                          "coordinator-client.key"};
+  InstallCertificates("old", files);
   const std::vector<std::string> worker_tls = {"--tls-cert",  live + "/worker.pem",
                                                "--tls-key",   live + "/worker.key",
                                                "--client-ca", live + "/client-ca.pem"};
@@ -508,7 +486,7 @@ TEST_F(Cluster, RotatedWorkerCertificatesTakeEffectWithoutACoordinatorRestart) {
                                             " verify ", kSample, " --format jsonl 2>&1"));
   };
   EXPECT_EQ(verify().exit_code, 0);
-  install("new");
+  InstallCertificates("new", files);
   std::this_thread::sleep_for(milliseconds(7000));  // both sides look every 5 s
   workers_[0]->Kill(SIGKILL);
   ASSERT_EQ(StartWorker(0, w, worker_tls), w);

@@ -23,14 +23,6 @@ namespace {
 
 constexpr char kZstdMagic[4] = {'\x28', '\xB5', '\x2F', '\xFD'};
 
-// Zstd data: a frame's magic bytes, or those of a skippable frame
-// (0x184D2A50..5F, little-endian), which pzstd writes before every frame.
-// Testing the first only read pzstd's output as PGN text ("unexpected token").
-bool IsZstdStart(std::string_view head) {
-  if (head == std::string_view(kZstdMagic, sizeof(kZstdMagic))) return true;
-  return head.size() == 4 && (uint8_t(head[0]) & 0xF0) == 0x50 && head.substr(1) == "\x2A\x4D\x18";
-}
-
 std::string ErrnoText(int err) { return std::strerror(err); }
 
 class StringSource : public ByteSource {
@@ -328,7 +320,7 @@ absl::StatusOr<std::unique_ptr<ByteSource>> Detect(std::unique_ptr<ByteSource> r
     got += *n;
   }
   head.resize(got);
-  if (IsZstdStart(head))
+  if (ByteSource::IsZstdStart(head))
     return std::make_unique<ReadAheadSource>(
         std::make_unique<ZstdSource>(std::move(head), std::move(raw), std::move(name)));
   return std::make_unique<PrefixedSource>(std::move(head), std::move(raw));
@@ -345,6 +337,14 @@ class FailedSource : public ByteSource {
 };
 
 }  // namespace
+
+// Zstd data: a frame's magic bytes, or those of a skippable frame
+// (0x184D2A50..5F, little-endian), which pzstd writes before every frame.
+// Testing the first only read pzstd's output as PGN text ("unexpected token").
+bool ByteSource::IsZstdStart(std::string_view head) {
+  if (head == std::string_view(kZstdMagic, sizeof(kZstdMagic))) return true;
+  return head.size() == 4 && (uint8_t(head[0]) & 0xF0) == 0x50 && head.substr(1) == "\x2A\x4D\x18";
+}
 
 absl::StatusOr<std::unique_ptr<ByteSource>> ByteSource::Open(const std::string& path) {
   if (path == "-")

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 
@@ -27,6 +28,10 @@ class ByteSource {
   // part of a large file (core/io/pgn_part.h).
   static absl::StatusOr<std::unique_ptr<ByteSource>> OpenRange(const std::string& path,
                                                                uint64_t begin, uint64_t end);
+
+  // Whether `head`, the first 4 bytes of an input, start zstd data: a
+  // frame's magic bytes, or a skippable frame's (which pzstd writes first).
+  static bool IsZstdStart(std::string_view head);
 
   // Serves `data` (decompressed when it starts with zstd magic bytes; a
   // corrupt stream is then reported by Read). Mostly for tests.

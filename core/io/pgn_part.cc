@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -153,11 +154,6 @@ class PartSource : public ByteSource {
   char e1_ = 0, e2_ = 0;  // the last two bytes of the search from `b`
 };
 
-class EmptySource : public ByteSource {
- public:
-  absl::StatusOr<size_t> Read(char*, size_t) override { return 0; }
-};
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ByteSource>> OpenPgnPart(const std::string& path, int index,
@@ -172,9 +168,9 @@ absl::StatusOr<std::unique_ptr<ByteSource>> OpenPgnPart(const std::string& path,
   struct stat st;
   const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   const uint64_t size = regular ? uint64_t(st.st_size) : 0;
-  unsigned char head[4] = {0, 0, 0, 0};
+  char head[4] = {0, 0, 0, 0};
   const bool zstd = regular && size >= 4 && ::pread(fd, head, 4, 0) == 4 &&
-                    (Le32(head) == 0xFD2FB528u || (Le32(head) & 0xFFFFFFF0u) == 0x184D2A50u);
+                    ByteSource::IsZstdStart(std::string_view(head, 4));
   absl::StatusOr<std::vector<uint64_t>> frames =
       zstd ? FrameStarts(fd, path, size) : std::vector<uint64_t>{};
   ::close(fd);
@@ -202,7 +198,7 @@ absl::StatusOr<std::unique_ptr<ByteSource>> OpenPgnPart(const std::string& path,
   const uint64_t a = candidate(index), b = candidate(index + 1);
   // Nothing between the two searches. Not for the first part, which starts
   // at the file's start rather than at a search's cut.
-  if (a >= b && index > 0 && index + 1 < count) return std::make_unique<EmptySource>();
+  if (a >= b && index > 0 && index + 1 < count) return ByteSource::FromString("");
   return std::make_unique<PartSource>(path, a, b, size, index == 0, index + 1 == count);
 }
 
