@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "arbiter/v1/arbiter.grpc.pb.h"
-#include "core/rules/mate_ability.h"
-#include "core/rules/position_analysis.h"
+#include "core/mate/mate_ability.h"
+#include "core/verdict/position_analysis.h"
 #include "grpcpp/create_channel.h"
 
 namespace {

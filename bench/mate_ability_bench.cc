@@ -30,9 +30,9 @@
 #include <vector>
 
 #include "core/io/byte_source.h"
+#include "core/mate/mate_ability.h"
 #include "core/pgn/game_replay.h"
 #include "core/pgn/pgn_reader.h"
-#include "core/rules/mate_ability.h"
 
 namespace {
 

@@ -6,13 +6,13 @@
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
-#include "client/args.h"
 #include "client/commands.h"
 #include "client/remote.h"
-#include "client/rules_option.h"
-#include "client/search_options.h"
-#include "client/tablebase_options.h"
-#include "client/verdict_output.h"
+#include "common/args.h"
+#include "common/rules_option.h"
+#include "common/search_options.h"
+#include "common/tablebase_options.h"
+#include "core/render/verdict_output.h"
 
 namespace arbiter::cli {
 namespace {

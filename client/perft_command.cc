@@ -2,8 +2,8 @@
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
-#include "client/args.h"
 #include "client/commands.h"
+#include "common/args.h"
 #include "core/chess/notation.h"
 #include "core/chess/perft.h"
 

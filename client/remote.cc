@@ -13,13 +13,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/arbiter.grpc.pb.h"
+#include "common/security.h"
 #include "core/tablebase/syzygy.h"
 #include "google/protobuf/util/time_util.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
 #include "proto/convert.h"
-#include "server/security.h"
 
 namespace arbiter::cli {
 

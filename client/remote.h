@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "client/args.h"
+#include "common/args.h"
 #include "core/pgn/pgn_reader.h"
-#include "core/rules/chess99_analysis.h"
-#include "core/rules/game_verdict.h"
-#include "core/rules/position_analysis.h"
+#include "core/verdict/chess99_analysis.h"
+#include "core/verdict/game_verdict.h"
+#include "core/verdict/position_analysis.h"
 
 namespace arbiter::v1 {
 class AnalyzeRequest;

@@ -13,8 +13,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "client/args.h"
 #include "client/commands.h"
+#include "common/args.h"
 #include "core/tablebase/retrograde.h"
 #include "core/tablebase/retrograde_store.h"
 

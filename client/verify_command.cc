@@ -14,20 +14,20 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "client/args.h"
 #include "client/commands.h"
 #include "client/remote.h"
-#include "client/rules_option.h"
-#include "client/search_options.h"
-#include "client/tablebase_options.h"
-#include "client/tables_option.h"
-#include "client/verdict_output.h"
+#include "common/args.h"
+#include "common/rules_option.h"
+#include "common/search_options.h"
+#include "common/tablebase_options.h"
+#include "common/tables_option.h"
 #include "core/io/byte_source.h"
 #include "core/io/pgn_part.h"
 #include "core/pgn/variant.h"
-#include "core/rules/game_verdict.h"
-#include "core/util/json.h"
+#include "core/render/json.h"
+#include "core/render/verdict_output.h"
 #include "core/util/ordered_parallel.h"
+#include "core/verdict/game_verdict.h"
 
 namespace arbiter::cli {
 namespace {

@@ -13,8 +13,9 @@
 #include "core/io/byte_source.h"
 #include "core/pgn/game_replay.h"
 #include "core/pgn/pgn_reader.h"
-#include "core/rules/chess99_verdict.h"
-#include "core/rules/game_verdict.h"
+#include "core/render/game_verdict_json.h"
+#include "core/verdict/chess99_verdict.h"
+#include "core/verdict/game_verdict.h"
 #include "fuzz/fuzz_support.h"
 
 namespace arbiter::fuzz {

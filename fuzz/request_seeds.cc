@@ -14,8 +14,8 @@
 #include "core/chess99/position.h"
 #include "core/io/byte_source.h"
 #include "core/pgn/pgn_reader.h"
-#include "core/rules/chess99_analysis.h"
-#include "core/rules/position_analysis.h"
+#include "core/verdict/chess99_analysis.h"
+#include "core/verdict/position_analysis.h"
 #include "proto/convert.h"
 
 namespace arbiter {

@@ -11,9 +11,9 @@
 #include "arbiter/v1/arbiter.pb.h"
 #include "arbiter/v1/verdict.pb.h"
 #include "core/pgn/pgn_reader.h"
-#include "core/rules/chess99_analysis.h"
-#include "core/rules/game_verdict.h"
-#include "core/rules/position_analysis.h"
+#include "core/verdict/chess99_analysis.h"
+#include "core/verdict/game_verdict.h"
+#include "core/verdict/position_analysis.h"
 
 namespace arbiter::wire {
 
@@ -34,7 +34,7 @@ absl::StatusOr<PositionAnalysis> FromProto(const v1::Assessment& assessment);
 
 // Search options: zero fields take core's defaults. INVALID_ARGUMENT for
 // values out of range (the same bounds as the CLI's --budget / --table-mb).
-// Chess 99 analyses (core/rules/chess99_analysis.h) travel in
+// Chess 99 analyses (core/verdict/chess99_analysis.h) travel in
 // Assessment.chess99, with Assessment.fen in FEN-9.
 v1::Assessment ToProto(const Chess99Report& report);
 absl::StatusOr<Chess99Report> Chess99FromProto(const v1::Assessment& assessment);

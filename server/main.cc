@@ -9,13 +9,13 @@
 #include <thread>
 
 #include "absl/strings/numbers.h"
-#include "client/args.h"
+#include "common/args.h"
+#include "common/security.h"
+#include "common/serving.h"
 #include "grpcpp/server.h"
 #include "server/arbiter_service.h"
 #include "server/dispatcher.h"
 #include "server/jobs.h"
-#include "server/security.h"
-#include "server/serving.h"
 
 namespace {
 

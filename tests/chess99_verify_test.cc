@@ -1,5 +1,5 @@
 // Chess 99 games through the common pipeline: the PGN reader's Chess 99
-// movetext, the verdict of every ending (core/rules/chess99_verdict.h) and
+// movetext, the verdict of every ending (core/verdict/chess99_verdict.h) and
 // its JSON record, and `analyze --rules chess99` (chess99_analysis.h).
 #include <gtest/gtest.h>
 
@@ -10,9 +10,11 @@
 #include "core/io/byte_source.h"
 #include "core/pgn/pgn_reader.h"
 #include "core/pgn/variant.h"
-#include "core/rules/chess99_analysis.h"
-#include "core/rules/chess99_verdict.h"
-#include "core/rules/game_verdict.h"
+#include "core/render/chess99_report.h"
+#include "core/render/game_verdict_json.h"
+#include "core/verdict/chess99_analysis.h"
+#include "core/verdict/chess99_verdict.h"
+#include "core/verdict/game_verdict.h"
 
 namespace arbiter {
 namespace {

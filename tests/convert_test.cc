@@ -8,7 +8,8 @@
 #include <filesystem>
 
 #include "core/io/byte_source.h"
-#include "core/rules/report.h"
+#include "core/render/game_verdict_json.h"
+#include "core/render/report.h"
 #include "tests/test_support.h"
 
 namespace arbiter {

@@ -2,16 +2,16 @@
 // blocked-pawn positions, whenever the fortress analysis says "cannot mate",
 // neither the guided mate search nor an exhaustive exploration of every
 // reachable position may find a mate.
-#include "core/analysis/fortress.h"
+#include "core/mate/fortress.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <string>
 
-#include "core/analysis/guided_mate_search.h"
-#include "core/analysis/reachability.h"
 #include "core/chess/random_placement.h"
+#include "core/mate/guided_mate_search.h"
+#include "core/mate/reachability.h"
 #include "tests/test_support.h"
 
 namespace arbiter {

@@ -14,9 +14,10 @@
 
 #include "core/chess/movegen.h"
 #include "core/io/byte_source.h"
+#include "core/mate/mate_ability.h"
 #include "core/pgn/pgn_reader.h"
-#include "core/rules/game_verdict.h"
-#include "core/rules/mate_ability.h"
+#include "core/render/game_verdict_json.h"
+#include "core/verdict/game_verdict.h"
 #include "fuzz/fuzz_support.h"
 #include "proto/convert.h"
 

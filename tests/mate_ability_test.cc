@@ -1,6 +1,6 @@
 // A labelled set for "can this side still mate?", one case per method, with
 // the reason for each label. Every "yes" line is replayed to checkmate.
-#include "core/rules/mate_ability.h"
+#include "core/mate/mate_ability.h"
 
 #include <gtest/gtest.h>
 
@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/guided_mate_search.h"
-#include "core/analysis/reachability.h"
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/io/byte_source.h"
+#include "core/mate/guided_mate_search.h"
+#include "core/mate/reachability.h"
 #include "core/pgn/game_replay.h"
 #include "core/pgn/pgn_reader.h"
 #include "tests/test_support.h"

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/rules/mate_ability.h"
+#include "core/mate/mate_ability.h"
 #include "tests/test_support.h"
 
 namespace arbiter {

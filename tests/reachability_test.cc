@@ -2,7 +2,7 @@
 // breadth-first ShortestReachableMate) checked against each other and
 // against an independent breadth-first search keyed by FEN text: the same
 // mate-or-no-mate outcome, and a line of exactly the shortest length.
-#include "core/analysis/reachability.h"
+#include "core/mate/reachability.h"
 
 #include <gtest/gtest.h>
 

@@ -31,10 +31,10 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/analysis/helpmate_search.h"
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
 #include "core/chess/random_placement.h"
+#include "core/mate/helpmate_search.h"
 #include "tests/test_support.h"
 
 namespace arbiter::tablebase {

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "core/chess/notation.h"
-#include "core/rules/assessment.h"
-#include "core/rules/ruling.h"
+#include "core/verdict/assessment.h"
+#include "core/verdict/ruling.h"
 #include "tests/test_support.h"
 
 namespace arbiter {

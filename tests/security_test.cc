@@ -1,6 +1,6 @@
-// Option checks and the token comparison of server/security.h (the TLS
+// Option checks and the token comparison of common/security.h (the TLS
 // handshakes themselves are tested with real processes in cluster_test).
-#include "server/security.h"
+#include "common/security.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-// Still-men helpmates (core/rules/subset_mate_search.h): real final
+// Still-men helpmates (core/mate/subset_mate_search.h): real final
 // positions of time-forfeit games where a lone minor piece mates with one
 // of the loser's men as a blocker while the others stand still. Every line
 // is replayed to checkmate here, independently of the search's own check.
-#include "core/rules/subset_mate_search.h"
+#include "core/mate/subset_mate_search.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 
 #include "core/chess/movegen.h"
 #include "core/chess/random_placement.h"
-#include "core/rules/mate_ability.h"
+#include "core/mate/mate_ability.h"
 #include "tests/test_support.h"
 
 namespace arbiter {

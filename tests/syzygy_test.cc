@@ -28,6 +28,7 @@
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/chess/random_placement.h"
+#include "core/render/tablebase_json.h"
 #include "core/tablebase/wdl_category.h"
 #include "tests/test_support.h"
 

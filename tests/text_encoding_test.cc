@@ -1,5 +1,5 @@
 // Tests of core/util/text_encoding.h (UTF-8 checking, Windows-1252 to UTF-8)
-// and of the UTF-8 guarantee of core/util/json.h's strings. Suite names
+// and of the UTF-8 guarantee of core/render/json.h's strings. Suite names
 // contain "Encoding" or "Json" for `ctest -R`.
 #include "core/util/text_encoding.h"
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/util/json.h"
+#include "core/render/json.h"
 
 namespace arbiter {
 namespace {

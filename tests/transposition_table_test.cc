@@ -1,4 +1,4 @@
-#include "core/analysis/transposition_table.h"
+#include "core/mate/transposition_table.h"
 
 #include <cstdint>
 #include <thread>

@@ -33,7 +33,7 @@
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/chess/random_placement.h"
-#include "core/rules/mate_ability.h"
+#include "core/mate/mate_ability.h"
 #include "tools/packed_search.h"
 
 namespace arbiter {

@@ -3,13 +3,13 @@
 #include <cstdio>
 #include <thread>
 
-#include "client/args.h"
-#include "client/tablebase_options.h"
-#include "client/tables_option.h"
-#include "core/rules/mate_ability.h"
+#include "common/args.h"
+#include "common/security.h"
+#include "common/serving.h"
+#include "common/tablebase_options.h"
+#include "common/tables_option.h"
+#include "core/mate/mate_ability.h"
 #include "grpcpp/server.h"
-#include "server/security.h"
-#include "server/serving.h"
 #include "worker/worker_service.h"
 
 namespace {

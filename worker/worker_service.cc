@@ -4,11 +4,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "core/rules/chess99_analysis.h"
-#include "core/rules/game_verdict.h"
-#include "core/rules/position_analysis.h"
+#include "common/serving.h"
+#include "core/verdict/chess99_analysis.h"
+#include "core/verdict/game_verdict.h"
+#include "core/verdict/position_analysis.h"
 #include "proto/convert.h"
-#include "server/serving.h"
 
 namespace arbiter::worker {
 namespace {

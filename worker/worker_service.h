@@ -15,7 +15,7 @@
 #include <mutex>
 
 #include "arbiter/v1/worker.grpc.pb.h"
-#include "core/rules/mate_ability.h"
+#include "core/mate/mate_ability.h"
 #include "core/tablebase/syzygy.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"

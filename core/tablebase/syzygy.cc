@@ -19,7 +19,6 @@
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/chess/random_placement.h"
-#include "core/util/json.h"
 
 namespace arbiter {
 namespace {
@@ -548,30 +547,6 @@ absl::StatusOr<RootResult> SyzygyTablebase::ProbeRoot(const Position& pos,
   std::stable_sort(out.moves.begin(), out.moves.end(),
                    [&](const TablebaseMove& a, const TablebaseMove& b) { return key(a) < key(b); });
   return out;
-}
-
-std::string TablebaseJson(const RootResult& result) {
-  json::Object o;
-  o.Add("category", ToString(result.category));
-  o.Add("dtz", result.dtz);
-  o.Add("precise_dtz", result.precise_dtz);
-  o.Add("win_within_50", result.win_within_50);
-  o.Add("halfmove_clock", result.halfmove_clock);
-  o.Add("checkmate", result.checkmate);
-  o.Add("stalemate", result.stalemate);
-  o.AddRaw("moves", json::Array(result.moves, [&](const TablebaseMove& m) {
-             json::Object mo;
-             mo.Add("uci", m.uci);
-             mo.Add("san", m.san);
-             mo.Add("category", ToString(m.category));
-             mo.Add("dtz", m.dtz);
-             mo.Add("precise_dtz", m.precise_dtz);
-             mo.Add("zeroing", m.zeroing);
-             mo.Add("checkmate", m.checkmate);
-             mo.Add("stalemate", m.stalemate);
-             return mo.Close();
-           }));
-  return o.Close();
 }
 
 }  // namespace arbiter

@@ -160,10 +160,4 @@ std::string MaterialName(const Position& pos);
 // True for the status the probes return when no table covers the position.
 inline bool IsNotCovered(const absl::Status& status) { return absl::IsNotFound(status); }
 
-// JSON object for a root probe, in the Lichess API's shape:
-// {"category", "dtz", "precise_dtz", "win_within_50", "halfmove_clock",
-//  "checkmate", "stalemate", "moves": [{"uci", "san", "category", "dtz",
-//  "precise_dtz", "zeroing", "checkmate", "stalemate"}, ...]}.
-std::string TablebaseJson(const RootResult& result);
-
 }  // namespace arbiter

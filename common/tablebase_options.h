@@ -1,0 +1,45 @@
+// The --syzygy option shared by analyze and verify, with $ARBITER_SYZYGY as
+// its fallback. Without either, commands run without tables and print exactly
+// what they printed before tablebases existed.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "common/args.h"
+#include "core/tablebase/syzygy.h"
+
+namespace arbiter::cli {
+
+inline constexpr char kSyzygyOption[] = "syzygy";
+
+// The tables named by --syzygy (repeatable; each value may be a ':'-joined
+// list), else by ARBITER_SYZYGY; nullptr when neither names any. A named
+// directory that is missing, unreadable or holds no table is an error that
+// says which path and why: silently analysing without the tables the user
+// asked for would hide exactly the evidence they wanted.
+inline absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> TablebaseFrom(const Args& args) {
+  std::vector<std::string> dirs = args.GetAll(kSyzygyOption);
+  std::string source = absl::StrCat("--", kSyzygyOption);
+  if (dirs.empty()) {
+    dirs = SyzygyDirsFromEnv();
+    source = "ARBITER_SYZYGY";
+    if (dirs.empty()) return nullptr;
+  }
+  absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = SyzygyTablebase::Open(dirs);
+  if (!tables.ok())
+    return absl::Status(tables.status().code(),
+                        absl::StrCat(source, ": ", tables.status().message()));
+  // On stderr, so that records on stdout stay as they were: which tables
+  // the rulings rest on ("largest" is the largest file found, not a promise
+  // that every table of that size is there).
+  std::fprintf(stderr, "arbiter: Syzygy tables from %s: %d WDL files, largest %d pieces\n",
+               source.c_str(), (*tables)->wdl_files(), (*tables)->largest());
+  return tables;
+}
+
+}  // namespace arbiter::cli

@@ -1,0 +1,90 @@
+// The --tables option shared by analyze and verify: the directory the
+// retrograde tables (3-4 men, the exact can-mate evidence) are loaded from
+// and saved to, with $ARBITER_TABLES as its fallback, and a per-user cache
+// ($XDG_CACHE_HOME/arbiter/tables, else ~/.cache/arbiter/tables) by
+// default, so that only the first run on a machine pays seconds per table.
+// `--tables ""` keeps them in memory only.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <system_error>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "common/args.h"
+#include "core/mate/mate_ability.h"
+
+namespace arbiter::cli {
+
+inline constexpr char kTablesOption[] = "tables";
+
+// The per-user cache directory for generated tables, or "" when neither
+// $XDG_CACHE_HOME nor $HOME says where it is.
+inline std::string DefaultTablesCacheDir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return (std::filesystem::path(xdg) / "arbiter" / "tables").string();
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return (std::filesystem::path(home) / ".cache" / "arbiter" / "tables").string();
+  return "";
+}
+
+// Points the shared retrograde solver at --tables DIR, else at
+// ARBITER_TABLES, else at the per-user cache; call before any analysis. The
+// directory may not exist yet (the first table saved creates it). A path
+// the user named that is not a directory is an error that says so (every
+// save would fail); the default cache in that state only costs a warning
+// (WarnAboutTables) and the tables stay in memory.
+inline absl::Status ConfigureTablesFrom(const Args& args) {
+  std::string dir, source = absl::StrCat("--", kTablesOption);
+  if (args.Has(kTablesOption)) {
+    dir = args.Get(kTablesOption);  // "" turns a set ARBITER_TABLES off
+  } else if (const char* env = std::getenv("ARBITER_TABLES"); env && *env) {
+    dir = env;
+    source = "ARBITER_TABLES";
+  } else {
+    return ConfigureSharedRetrogradeTables(DefaultTablesCacheDir());
+  }
+  std::error_code ec;
+  if (!dir.empty() && std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    return absl::InvalidArgumentError(absl::StrCat(source, ": ", dir, " is not a directory"));
+  return ConfigureSharedRetrogradeTables(dir);
+}
+
+// After a command, on stderr so that stdout stays as it was: what the
+// retrograde tables cost this run, once, and one line per problem the table
+// directory had. A run that generated tables says how many and how long
+// they took, so that a slow first run explains itself. A table that could
+// not be saved costs only time (it is generated again next run); a cache
+// file that could not be used means the positions it covers were analysed
+// without it (their can-mate answers fell back to the searches, possibly
+// "unknown").
+inline void WarnAboutTables(const char* command) {
+  const tablebase::RetrogradeSolver& solver = SharedRetrogradeSolver();
+  std::fflush(stdout);  // after the records, when both streams go to one place
+  const size_t made = solver.tables_generated();
+  const std::string cost = absl::StrFormat("%zu retrograde table%s in %.1f s", made,
+                                           made == 1 ? "" : "s", solver.generation_seconds());
+  const absl::Status stored = solver.last_store_error();
+  if (made > 0 && solver.cache_dir().empty()) {
+    std::fprintf(stderr, "arbiter %s: generated %s, kept in memory for this run only\n", command,
+                 cost.c_str());
+  } else if (made > 0 && stored.ok()) {
+    std::fprintf(stderr, "arbiter %s: generated %s, stored in %s for later runs\n", command,
+                 cost.c_str(), solver.cache_dir().c_str());
+  }
+  if (!stored.ok()) {
+    std::fprintf(stderr,
+                 "arbiter %s: warning: %s (generated %s, kept in memory for this run only)\n",
+                 command, std::string(stored.message()).c_str(), cost.c_str());
+  }
+  if (absl::Status s = solver.last_load_error(); !s.ok()) {
+    std::fprintf(stderr, "arbiter %s: warning: %s (positions it covers were analysed without it)\n",
+                 command, std::string(s.message()).c_str());
+  }
+}
+
+}  // namespace arbiter::cli

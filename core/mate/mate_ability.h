@@ -1,0 +1,87 @@
+// "Can this side checkmate by some series of legal moves, the opponent
+// cooperating?" — the one question behind FIDE 5.2.2 (dead position),
+// 6.9 (flag fall) and 5.1.2 (resignation). Every answer carries its evidence:
+// `yes` a replayable mating line, `no` the kind of proof, `unknown` nothing.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/chess/position.h"
+#include "core/mate/material.h"
+#include "core/tablebase/retrograde.h"
+#include "core/tablebase/syzygy.h"
+
+namespace arbiter {
+
+enum class CanMate { kYes, kNo, kUnknown };
+const char* ToString(CanMate c);
+
+struct MateAbility {
+  CanMate answer = CanMate::kUnknown;
+  // For kNo: how it was proven ("material", ...). Empty otherwise.
+  std::string proof;
+  // For kYes: moves from the position to a checkmate by this side.
+  std::vector<Move> line;
+};
+
+struct MateSearchOptions {
+  // Positions searched per side before answering "unknown" (helpmate search
+  // nodes plus positions of the exhaustive exploration).
+  uint64_t node_budget = 200000;
+  // Memory of the helpmate search's transposition table.
+  size_t table_bytes = 16 << 20;
+  // Longest line of the exact helpmate search, in plies.
+  int max_plies = 15;
+  // Settle positions of at most 4 men exactly by retrograde analysis (the
+  // table of a material signature is generated on first use, ~0.5-2 s, and
+  // kept for the life of the process).
+  bool retrograde = true;
+  // Syzygy tables, when the user gave some: a tablebase win for the side
+  // proves it can mate, with the line the tables give (after the dive).
+  const SyzygyTablebase* syzygy = nullptr;
+};
+
+// Per side, cheapest method first (README, "How can mate is decided"):
+// material classes; the 75-move horizon; the static fortress; the
+// retrograde tables' line for at most 4 men; a short guided helpmate dive;
+// still-men lines read off the tables; the longer dive; a Syzygy win; a
+// small exhaustive exploration; the tables' "no", or a reduction to 4 men;
+// an exact helpmate search; promotion then the dive; then exhaustive
+// exploration with what is left. Deterministic for a given budget. Proofs:
+// "material", "seventy_five_move_rule", "fortress", "forced_line",
+// "exhaustive_search", "retrograde".
+MateAbility AnalyzeMateAbility(const Position& pos, Color side,
+                               const MateSearchOptions& options = {});
+
+// The process-wide solver behind RetrogradeMateAbility: tables are costly to
+// build and never change, so every caller shares them. Its cache directory
+// (RetrogradeSolver, retrograde_store.h) is the one configured below, else
+// $ARBITER_TABLES, else none (tables generated in memory on first use).
+tablebase::RetrogradeSolver& SharedRetrogradeSolver();
+
+// Sets the shared solver's cache directory ("" for none, overriding
+// $ARBITER_TABLES). FailedPrecondition once the solver exists (its first
+// use fixes the directory), so call it before any analysis.
+absl::Status ConfigureSharedRetrogradeTables(std::string dir);
+
+// Retrograde analysis only, for at most 4 men without castling rights: "no"
+// with proof "retrograde" when no sequence of moves lets `side` mate (exact,
+// whatever the clock); "yes" with a shortest helpmate line when one exists
+// and is playable under the move-count rules; else "unknown".
+MateAbility RetrogradeMateAbility(const Position& pos, Color side);
+
+// Material only: "no" with proof "material", else "unknown". Cheap enough to
+// run after every move of every game.
+MateAbility MaterialMateAbility(const Position& pos, Color side);
+
+// Whether `line` is a mating line for `side` that the Laws let be played
+// from `start`: every move legal, no automatic ending (75 moves, stalemate,
+// mate of `side`) before its last move, which mates. Fivefold is not
+// checked: it would need the game's history, and a line could only trip it
+// by repeating a position that history already holds four times.
+bool LineIsPlayable(const Position& start, Color side, const std::vector<Move>& line);
+
+}  // namespace arbiter

@@ -1,0 +1,102 @@
+#include "core/render/report.h"
+
+#include "core/chess/notation.h"
+#include "core/render/json.h"
+#include "core/render/tablebase_json.h"
+
+namespace arbiter {
+namespace {
+
+std::string UciLine(const Position& start, const std::vector<Move>& moves) {
+  // Moves are spelled in the position they are played from.
+  Position pos = start;
+  std::string out = "[";
+  for (size_t i = 0; i < moves.size(); ++i) {
+    if (i) out += ", ";
+    out += json::Quote(ToUci(pos, moves[i]));
+    pos.DoMove(moves[i]);
+  }
+  return out + "]";
+}
+
+std::string MoveArray(const Position& pos, const std::vector<Move>& moves) {
+  return json::Array(moves, [&](Move m) { return json::Quote(ToUci(pos, m)); });
+}
+
+}  // namespace
+
+std::string MateAbilityJson(const Position& pos, const MateAbility& m) {
+  json::Object o;
+  o.Add("can_mate", ToString(m.answer));
+  o.AddTextOrNull("proof", m.proof);
+  if (m.answer == CanMate::kYes)
+    o.AddRaw("line", UciLine(pos, m.line));
+  else
+    o.AddNull("line");
+  return o.Close();
+}
+
+std::string ClaimsJson(const Position& pos, const DrawClaims& c) {
+  json::Object threefold, fifty;
+  threefold.Add("article", "9.2")
+      .Add("available", c.threefold_now)
+      .AddRaw("by_move", MoveArray(pos, c.threefold_moves));
+  fifty.Add("article", "9.3")
+      .Add("available", c.fifty_now)
+      .AddRaw("by_move", MoveArray(pos, c.fifty_moves));
+  return json::Object()
+      .AddRaw("threefold", threefold.Close())
+      .AddRaw("fifty", fifty.Close())
+      .Close();
+}
+
+std::string AssessmentJson(const Position& pos, const Assessment& a,
+                           const TablebaseProbe* tablebase) {
+  json::Object o;
+  o.Add("fen", pos.Fen());
+  o.Add("status", ToString(a.status));
+  if (a.status == GameStatus::kOngoing)
+    o.AddNull("article");
+  else
+    o.Add("article", ArticleOf(a.status));
+  // A side that was not asked about is reported as null, not "unknown".
+  const bool white_asked = a.Asked(kWhite), black_asked = a.Asked(kBlack);
+  if (white_asked)
+    o.Add("white_can_mate", ToString(a.white.answer));
+  else
+    o.AddNull("white_can_mate");
+  if (black_asked)
+    o.Add("black_can_mate", ToString(a.black.answer));
+  else
+    o.AddNull("black_can_mate");
+  if (a.dead.has_value())
+    o.Add("dead", *a.dead);
+  else
+    o.AddNull("dead");
+  // The proof of deadness: both sides' "no" proofs, joined when they differ.
+  if (a.dead.value_or(false)) {
+    std::string proof =
+        a.white.proof == a.black.proof ? a.white.proof : a.white.proof + "+" + a.black.proof;
+    o.Add("proof", proof);
+  } else {
+    o.AddNull("proof");
+  }
+  if (white_asked)
+    o.AddRaw("white", MateAbilityJson(pos, a.white));
+  else
+    o.AddNull("white");
+  if (black_asked)
+    o.AddRaw("black", MateAbilityJson(pos, a.black));
+  else
+    o.AddNull("black");
+  o.AddRaw("claims", ClaimsJson(pos, a.claims));
+  if (tablebase) {
+    if (tablebase->root)
+      o.AddRaw("tablebase", TablebaseJson(*tablebase->root));
+    else
+      o.AddNull("tablebase");
+  }
+  return o.Close();
+}
+
+}  // namespace arbiter

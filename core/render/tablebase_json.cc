@@ -1,0 +1,44 @@
+#include "core/render/tablebase_json.h"
+
+#include "core/render/json.h"
+
+namespace arbiter {
+
+std::string TablebaseJson(const RootResult& result) {
+  json::Object o;
+  o.Add("category", ToString(result.category));
+  o.Add("dtz", result.dtz);
+  o.Add("precise_dtz", result.precise_dtz);
+  o.Add("win_within_50", result.win_within_50);
+  o.Add("halfmove_clock", result.halfmove_clock);
+  o.Add("checkmate", result.checkmate);
+  o.Add("stalemate", result.stalemate);
+  o.AddRaw("moves", json::Array(result.moves, [&](const TablebaseMove& m) {
+             json::Object mo;
+             mo.Add("uci", m.uci);
+             mo.Add("san", m.san);
+             mo.Add("category", ToString(m.category));
+             mo.Add("dtz", m.dtz);
+             mo.Add("precise_dtz", m.precise_dtz);
+             mo.Add("zeroing", m.zeroing);
+             mo.Add("checkmate", m.checkmate);
+             mo.Add("stalemate", m.stalemate);
+             return mo.Close();
+           }));
+  return o.Close();
+}
+
+std::string TablebasePositionJson(const TablebaseProbe& probe) {
+  if (!probe.root) return "null";
+  const RootResult& r = *probe.root;
+  json::Object o;
+  o.Add("category", ToString(r.category));
+  o.Add("dtz", r.dtz);
+  o.Add("precise_dtz", r.precise_dtz);
+  o.Add("win_within_50", r.win_within_50);
+  o.Add("halfmove_clock", r.halfmove_clock);
+  o.Add("side_to_move", ColorName(probe.side_to_move));
+  return o.Close();
+}
+
+}  // namespace arbiter

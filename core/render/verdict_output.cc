@@ -1,0 +1,174 @@
+#include "core/render/verdict_output.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/render/game_verdict_json.h"
+#include "core/render/json.h"
+
+namespace arbiter::cli {
+namespace {
+
+std::string CsvField(std::string_view s) {
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+constexpr char kCsvHeader[] =
+    "game,site,declared,termination,ruling,agrees,certain,rule,article,ended_at_ply,"
+    "moves_after_end,winner_can_mate,termination_read_as,flag_fallen_by,declared_grounds_hold,"
+    "error,error_line";
+// Appended to the header only when tables were given.
+constexpr char kCsvTablebaseHeader[] = ",tablebase_category,tablebase_contradiction";
+
+// The tablebase columns of a row (empty cells when not covered).
+std::string CsvTablebase(const TablebaseJudgement& t) {
+  const RootResult* r = t.probe.root ? &*t.probe.root : nullptr;
+  return absl::StrCat(",", r ? ToString(r->category) : "", ",",
+                      t.contradiction ? (*t.contradiction ? "true" : "false") : "");
+}
+
+std::string CsvRow(const GameVerdict& v) {
+  const Ruling* r = v.ruling ? &*v.ruling : nullptr;
+  std::string can_mate = r && r->winner_side ? ToString(r->winner_can_mate.answer) : "";
+  return absl::StrCat(
+      v.game, ",", CsvField(v.site), ",", CsvField(v.declared), ",", CsvField(v.termination), ",",
+      r ? r->ruling : "", ",", r ? (r->agrees ? "true" : "false") : "", ",",
+      r ? (r->certain ? "true" : "false") : "", ",", r ? r->rule : "", ",", r ? r->article : "",
+      ",", r && r->ended_at_ply ? absl::StrCat(*r->ended_at_ply) : "", ",",
+      r ? absl::StrCat(r->moves_after_end) : "", ",", can_mate, ",",
+      r ? ToString(r->declared_ending.kind) : "", ",",
+      r && r->flag_fallen_by ? ColorName(*r->flag_fallen_by) : "", ",",
+      r && r->declared_grounds_hold ? (*r->declared_grounds_hold ? "true" : "false") : "", ",",
+      CsvField(v.error), ",", v.error.empty() ? "" : absl::StrCat(v.error_line),
+      v.tablebase ? CsvTablebase(*v.tablebase) : "", "\n");
+}
+
+std::string TextLine(const GameVerdict& v) {
+  std::string head = absl::StrCat("#", v.game, v.site.empty() ? "" : " ", v.site, ": ");
+  if (!v.ruling) return absl::StrCat(head, "ERROR ", v.error, "\n");
+  const Ruling& r = *v.ruling;
+  std::string line =
+      absl::StrCat(head, v.declared.empty() ? "?" : v.declared, " -> ", r.ruling, " by ", r.rule);
+  if (!r.article.empty()) absl::StrAppend(&line, " (", r.article, ")");
+  if (r.ended_at_ply) absl::StrAppend(&line, " after ply ", *r.ended_at_ply);
+  if (r.moves_after_end) absl::StrAppend(&line, ", ", r.moves_after_end, " plies played after");
+  if (r.flag_fallen_by) {
+    absl::StrAppend(&line, ", ", *r.flag_fallen_by == kWhite ? "White" : "Black", "'s flag (by ",
+                    ToString(r.flag_evidence), ")");
+  }
+  if (r.declared_grounds_hold == false)
+    absl::StrAppend(&line, ", declared ", ToString(r.declared_ending.grounds), " does not hold");
+  if (!r.agrees) absl::StrAppend(&line, r.certain ? "  DISAGREES" : "  DISAGREES (uncertain)");
+  // Chess 99: the judge's reason, e.g. "White captured the king, but its own
+  // king is then in check".
+  if (!v.detail.empty()) absl::StrAppend(&line, "  [Chess 99: ", v.detail, "]");
+  if (v.tablebase && !v.tablebase->note.empty()) {
+    const bool contradiction = v.tablebase->contradiction.value_or(false);
+    absl::StrAppend(&line, contradiction ? "  TABLEBASE CONTRADICTION: " : "  (tablebase: ",
+                    v.tablebase->note, contradiction ? "" : ")");
+  }
+  return line + "\n";
+}
+
+}  // namespace
+
+struct VerdictPrinter::Summary {
+  int64_t games = 0, errors = 0, agree = 0, disagree = 0, uncertain = 0;
+  // Counted, and printed, only when tables were given.
+  bool tablebases = false;
+  int64_t tablebase_covered = 0, tablebase_contradictions = 0;
+  std::map<std::string, int64_t> by_rule;
+  std::map<std::string, int64_t> disagreements;  // "declared -> ruling by rule"
+
+  void Add(const GameVerdict& v) {
+    ++games;
+    if (v.tablebase && v.tablebase->probe.root) ++tablebase_covered;
+    if (v.tablebase && v.tablebase->contradiction.value_or(false)) ++tablebase_contradictions;
+    if (!v.ruling) {
+      ++errors;
+      return;
+    }
+    ++by_rule[v.ruling->rule];
+    if (!v.ruling->certain) ++uncertain;
+    if (v.ruling->agrees) {
+      ++agree;
+    } else {
+      ++disagree;
+      ++disagreements[absl::StrCat(v.declared, " -> ", v.ruling->ruling, " by ", v.ruling->rule)];
+    }
+  }
+
+  std::string Json(double seconds) const {
+    auto map_json = [](const std::map<std::string, int64_t>& m) {
+      json::Object o;
+      for (const auto& [k, n] : m) o.Add(k, n);
+      return o.Close();
+    };
+    json::Object o;
+    o.Add("games", games).Add("errors", errors).Add("agree", agree).Add("disagree", disagree);
+    o.Add("uncertain", uncertain).AddRaw("by_rule", map_json(by_rule));
+    o.AddRaw("disagreements", map_json(disagreements));
+    if (tablebases) {
+      o.Add("tablebase_covered", tablebase_covered);
+      o.Add("tablebase_contradictions", tablebase_contradictions);
+    }
+    o.AddRaw("seconds", absl::StrCat(seconds));
+    return json::Object().AddRaw("summary", o.Close()).Close() + "\n";
+  }
+
+  std::string Text(double seconds) const {
+    std::string out = absl::StrCat("\nGames: ", games, "  errors: ", errors, "  agree: ", agree,
+                                   "  disagree: ", disagree, "  (rulings resting on an unknown",
+                                   " mate ability: ", uncertain, ")\n");
+    absl::StrAppend(&out, "By rule:\n");
+    for (const auto& [rule, n] : by_rule) absl::StrAppend(&out, "  ", rule, ": ", n, "\n");
+    if (!disagreements.empty()) absl::StrAppend(&out, "Disagreements (declared -> ruling):\n");
+    for (const auto& [kind, n] : disagreements) absl::StrAppend(&out, "  ", kind, ": ", n, "\n");
+    if (tablebases)
+      absl::StrAppend(&out, "Tablebase: ", tablebase_covered, " final positions covered, ",
+                      tablebase_contradictions, " contradictions\n");
+    absl::StrAppend(&out, "Time: ", seconds, " s (", seconds > 0 ? int64_t(games / seconds) : 0,
+                    " games/s)\n");
+    return out;
+  }
+};
+
+absl::StatusOr<VerdictFormat> ParseVerdictFormat(const std::string& name) {
+  if (name == "text") return VerdictFormat::kText;
+  if (name == "jsonl" || name == "json") return VerdictFormat::kJsonl;
+  if (name == "csv") return VerdictFormat::kCsv;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--format must be text, jsonl or csv, not \"", name, "\""));
+}
+
+VerdictPrinter::VerdictPrinter(VerdictFormat format, bool tablebase, FILE* out)
+    : format_(format), out_(out), summary_(std::make_shared<Summary>()) {
+  summary_->tablebases = tablebase;
+  if (format == VerdictFormat::kCsv)
+    std::fputs(absl::StrCat(kCsvHeader, tablebase ? kCsvTablebaseHeader : "", "\n").c_str(), out);
+}
+
+void VerdictPrinter::Print(const GameVerdict& v) {
+  summary_->Add(v);
+  std::string line = format_ == VerdictFormat::kJsonl ? GameVerdictJson(v) + "\n"
+                     : format_ == VerdictFormat::kCsv ? CsvRow(v)
+                                                      : TextLine(v);
+  std::fwrite(line.data(), 1, line.size(), out_);
+}
+
+void VerdictPrinter::End(double seconds) {
+  if (format_ == VerdictFormat::kJsonl)
+    std::fputs(summary_->Json(seconds).c_str(), out_);
+  else if (format_ == VerdictFormat::kText)
+    std::fputs(summary_->Text(seconds).c_str(), out_);
+  else
+    std::fputs(summary_->Text(seconds).c_str(), stderr);
+}
+
+int64_t VerdictPrinter::games() const { return summary_->games; }
+
+}  // namespace arbiter::cli

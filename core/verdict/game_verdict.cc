@@ -1,0 +1,86 @@
+#include "core/verdict/game_verdict.h"
+
+#include "core/chess/notation.h"
+#include "core/verdict/chess99_verdict.h"
+
+namespace arbiter {
+namespace {
+
+// Reader and replay errors say "..., line N: ..."; the line is reported as
+// its own field so that tools can point at it.
+int64_t LineFromMessage(std::string_view message) {
+  size_t at = message.find("line ");
+  if (at == std::string_view::npos) return 0;
+  int64_t line = 0;
+  for (size_t i = at + 5; i < message.size() && message[i] >= '0' && message[i] <= '9'; ++i)
+    line = line * 10 + (message[i] - '0');
+  return line;
+}
+
+}  // namespace
+
+void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGame* scratch,
+                GameVerdict* out, const SyzygyTablebase* tables) {
+  *out = GameVerdict{};
+  out->game = raw.index;
+  if (const std::string* site = raw.Tag("Site")) out->site = *site;
+  if (const std::string* result = raw.Tag("Result")) out->declared = *result;
+  if (out->declared.empty()) out->declared = raw.result_token;
+  if (const std::string* t = raw.Tag("Termination")) out->termination = *t;
+  out->plies = int(raw.moves.size());
+  out->encoding = raw.encoding;
+  if (IsChess99Game(raw)) {
+    out->rules = "chess99";
+    if (raw.error.ok()) {
+      VerifyChess99Game(raw, out);
+    } else {
+      out->error = std::string(raw.error.message());
+      out->error_line = LineFromMessage(out->error);
+    }
+    if (tables) out->tablebase = NoPositionJudgement("a Chess 99 game: no tablebase covers it");
+    return;
+  }
+
+  ReplayGame(raw, scratch);
+  const std::string* white = raw.Tag("White");
+  const std::string* black = raw.Tag("Black");
+  const DeclaredOutcome declared{
+      .result = out->declared,
+      .termination = out->termination,
+      .closing_comment = raw.closing_comment,
+      .players = {white ? std::string_view(*white) : "", black ? std::string_view(*black) : ""},
+      .clock_centis = scratch->clock_centis};
+  // Moves recorded after a checkmate or stalemate cannot be played: a game
+  // with a bad move is ruled on the moves before it, if it ended on the
+  // board there.
+  std::optional<Ruling> ruled;
+  if (scratch->error.ok() || scratch->bad_move >= 0) {
+    ruled = RuleGame(scratch->start, scratch->moves, declared, options);
+    if (!scratch->error.ok() && !ruled->ended_on_board) ruled.reset();
+  }
+  if (!ruled) {
+    out->error = std::string(scratch->error.message());
+    out->error_line = LineFromMessage(out->error);
+    if (tables) out->tablebase = NoPositionJudgement("the game could not be replayed");
+    return;
+  }
+  Ruling ruling = *std::move(ruled);
+  if (ruling.ended_on_board) {
+    const int end_ply = *ruling.ended_at_ply;
+    ruling.moves_after_end = int(raw.moves.size()) - end_ply;
+    if (ruling.moves_after_end > 0) out->first_move_after_end = raw.moves[end_ply].san;
+  }
+  // The position where the game was ruled: replay up to the ending.
+  Position pos = scratch->start;
+  int end = ruling.ended_at_ply.value_or(int(scratch->moves.size()));
+  for (int i = 0; i < end; ++i) pos.DoMove(scratch->moves[i]);
+  out->end_fen = pos.Fen();
+  if (tables) out->tablebase = JudgeDeclaredResult(*tables, pos, ruling, declared);
+  for (Move m : ruling.winner_can_mate.line) {
+    out->winner_line.push_back(ToUci(pos, m));
+    pos.DoMove(m);
+  }
+  out->ruling = std::move(ruling);
+}
+
+}  // namespace arbiter

@@ -1,0 +1,52 @@
+// One game record in, one verdict out: the unit of work of `arbiter verify`
+// (and of the workers). A record that cannot be read or replayed becomes a
+// verdict with an error, so that a bulk run goes on with the next game.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/pgn/game_replay.h"
+#include "core/pgn/pgn_reader.h"
+#include "core/tablebase/syzygy.h"
+#include "core/verdict/ruling.h"
+#include "core/verdict/tablebase_verdict.h"
+
+namespace arbiter {
+
+struct GameVerdict {
+  int64_t game = 0;  // 1-based index in the input
+  std::string site;
+  std::string declared;          // Result tag as written ("" when absent)
+  std::string termination;       // Termination tag ("" when absent)
+  int plies = 0;                 // moves in the record
+  std::optional<Ruling> ruling;  // unset when `error` is set
+  // The first move recorded after the game had ended on the board, as
+  // written (it may be illegal there: "3. Kf2" after mate), or "".
+  std::string first_move_after_end;
+  // "windows-1252" when the record's bytes were not UTF-8 and were read as
+  // Windows-1252 (every field is UTF-8 either way), else "".
+  std::string encoding;
+  std::string end_fen;  // position where the game was ruled
+  // The mating line of `ruling->winner_can_mate`, in UCI from end_fen.
+  std::vector<std::string> winner_line;
+  // "" for chess (FIDE), "chess99" for a Chess 99 game (chess99_verdict.h),
+  // whose `end_fen` is then FEN-9 and whose `detail` says why, in a
+  // sentence.
+  std::string rules;
+  std::string detail;
+  std::string error;  // empty, or what is wrong
+  int64_t error_line = 0;
+  // Set exactly when tables were given: the records of a run without tables
+  // stay as they were before tablebases existed.
+  std::optional<TablebaseJudgement> tablebase;
+};
+
+// `scratch` is reused between calls to avoid reallocations. With `tables`,
+// the position where the game was ruled is probed and compared with the
+// declared result (core/verdict/tablebase_verdict.h).
+void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGame* scratch,
+                GameVerdict* out, const SyzygyTablebase* tables = nullptr);
+
+}  // namespace arbiter

@@ -1,0 +1,33 @@
+#include "core/verdict/position_analysis.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/chess/notation.h"
+
+namespace arbiter {
+
+absl::StatusOr<PositionAnalysis> AnalyzePosition(const std::string& fen, bool chess960,
+                                                 const std::vector<std::string>& moves,
+                                                 const MateSearchOptions& options,
+                                                 const SyzygyTablebase* tables,
+                                                 std::optional<Color> only_side) {
+  absl::StatusOr<Position> pos = Position::FromFen(fen, chess960);
+  if (!pos.ok()) return pos.status();
+  Game game(*pos);
+  for (size_t i = 0; i < moves.size(); ++i) {
+    absl::StatusOr<Move> m = ParseUci(game.position(), moves[i]);
+    if (!m.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("move ", i + 1, ": ", std::string(m.status().message())));
+    if (AutomaticEnding(game, kClosedPositionBudget, options.retrograde) != GameStatus::kOngoing)
+      return absl::InvalidArgumentError(
+          absl::StrCat("move ", i + 1, " (", moves[i], "): the game had already ended"));
+    game.Play(*m);
+  }
+  MateSearchOptions with_tables = options;
+  with_tables.syzygy = tables;  // a tablebase win proves "can mate"
+  PositionAnalysis out{game.position(), Assess(game, with_tables, only_side), std::nullopt};
+  if (tables) out.tablebase = ProbeTablebase(*tables, game.position());
+  return out;
+}
+
+}  // namespace arbiter
