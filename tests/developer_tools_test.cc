@@ -109,7 +109,7 @@ TEST(MateAbilitySweep, ConfirmsTheAnswersNoOnASmallSample) {
 // family: e.p., castling, Chess960 castling, free and promoting pawns, the
 // 75-move limit), a fixed-seed slice of what the sweep does at scale. With
 // the e.p. precondition dropped from the fortress proof, 300 positions of
-// the e.p. family find a dozen wrong "no" answers (docs/can_mate.md).
+// the e.p. family find a dozen wrong "no" answers (docs/research/can-mate-evidence.md).
 TEST(MateAbilitySweep, AdversarialFamiliesSlice) {
   const testing::CommandResult r =
       Tool("mate_ability_sweep", "--seed 3 --positions 100 --family all");

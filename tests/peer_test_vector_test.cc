@@ -2,7 +2,7 @@
 // labelled positions, see its README): every "can this side mate?" answer
 // of the analysis at the default budget is held to the label. A wrong
 // answer fails the test, and so does an "unknown" count above the ceiling
-// below (measured counts and how to reproduce them: docs/can_mate.md).
+// below (measured counts and how to reproduce them: docs/research/can-mate-evidence.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>

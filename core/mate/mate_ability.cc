@@ -61,7 +61,7 @@ constexpr int kGuidedMaxPlies = 120;
 // A guided dive's node costs a move generation and a table probe, several
 // times less than a node of the exhaustive exploration (an exact set and
 // static proofs): the longer dive gets this many nodes per unit of budget.
-// Measured on CHA's test vector at the default budget (docs/can_mate.md):
+// Measured on CHA's test vector at the default budget (docs/research/can-mate-evidence.md):
 // 2 nodes per unit leave 121 of 3,606 side verdicts unknown, 10 leave 77,
 // 20 leave 53 with every position still under a second once the tables
 // are loaded.
@@ -165,25 +165,27 @@ MateAbility RetrogradeMateAbility(const Position& pos, Color side) {
 }
 
 MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearchOptions& options) {
+  // Steps as numbered in docs/can-mate.md. 1. Material classes; 2. a side
+  // already mated.
   MateAbility result = MaterialMateAbility(pos, side);
   if (result.answer == CanMate::kNo) return result;
   if (pos.side_to_move() != side && pos.in_check() && !HasLegalMove(pos))
     return MateAbility{CanMate::kYes, "", {}};  // already mated
 
-  // 0. Near the 75-move limit every line to the automatic draw is searched:
+  // 3. Near the 75-move limit every line to the automatic draw is searched:
   //    the rule itself may decide (9.6.2 ends the game before any mate).
   MoveLimitResult limit = SearchBeforeMoveLimit(pos, side, options.node_budget / 4);
   if (limit.outcome == MoveLimitResult::kMate) return MateAbility{CanMate::kYes, "", limit.line};
   if (limit.outcome == MoveLimitResult::kNoMateBeforeLimit)
     return MateAbility{CanMate::kNo, "seventy_five_move_rule", {}};
 
-  // 1. The blocked-pawn fortress: a static proof, no search.
+  // 4. The blocked-pawn fortress: a static proof, no search.
   if (FortressDeniesMate(pos, side)) return MateAbility{CanMate::kNo, "fortress", {}};
 
-  // 1b. In small endgames the retrograde tables give a mating line at once
+  // 5. In small endgames the retrograde tables give a mating line at once
   //     (a probe and a walk down the mate distances), where a search may
   //     wander for thousands of nodes (K+P v K+B: 14 ms by search). Their
-  //     "no" waits until step 3 has had its chance to name a simpler proof
+  //     "no" waits until step 9 has had its chance to name a simpler proof
   //     (a forced line reads better than "retrograde"), and spares the
   //     longer dive.
   std::optional<MateAbility> retrograde;
@@ -192,8 +194,8 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     if (retrograde->answer == CanMate::kYes) return *retrograde;
   }
 
-  // 2. A guided dive toward a mating picture answers most real positions
-  //    within a few hundred nodes: first a short dive, then (4) a longer.
+  // 6. A guided dive toward a mating picture answers most real positions
+  //    within a few hundred nodes: first a short dive, then (11) a longer.
   Position work = pos;
   std::vector<Move> line;
   uint64_t used = 0;
@@ -204,7 +206,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     if (found) return MateAbility{CanMate::kYes, "", line};
     return std::nullopt;
   };
-  // Trading down to a small endgame the tables settle (2a', 4b).
+  // Trading down to a small endgame the tables settle (8, 13).
   auto reduction = [&]() -> std::optional<MateAbility> {
     std::vector<Move> reduced;
     if (FindMateByReduction(pos, side, SharedRetrogradeSolver(), options.node_budget / 20,
@@ -216,7 +218,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   const uint64_t first_dive = std::min(options.node_budget / 4, kFirstDiveNodes);
   if (std::optional<MateAbility> found = dive(first_dive)) return *found;
 
-  // 2a. A mate with two or three men while the others stand still, read off
+  // 7. A mate with two or three men while the others stand still, read off
   //     the tables (lone minor pieces against pawns and pieces, where the
   //     dives wander longest).
   if (options.retrograde) {
@@ -226,7 +228,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
       return MateAbility{CanMate::kYes, "", still};
   }
 
-  // 2a'. A winner without queen or rook mates with the loser's men as
+  // 8. A winner without queen or rook mates with the loser's men as
   //      blockers, where the longer dive wanders longest: trading down to
   //      a small endgame the tables settle is tried first.
   const bool reduce = options.retrograde && PopCount(pos.pieces()) > tablebase::kMaxMen;
@@ -235,7 +237,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     if (std::optional<MateAbility> found = reduction()) return *found;
   }
 
-  // 3. A small exhaustive exploration settles forced lines and fortresses.
+  // 9. A small exhaustive exploration settles forced lines and fortresses.
   //    It comes before the longer dive: most unwinnable positions that no
   //    static proof settles close within a few thousand positions, and
   //    would otherwise wait for millions of dive nodes to fail first
@@ -245,10 +247,10 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   if (result.answer != CanMate::kUnknown) return result;
   used += probe / 2;
 
-  // 3b. Small endgames are settled exactly by retrograde analysis.
+  // 10. Small endgames are settled exactly by retrograde analysis.
   if (retrograde && retrograde->answer == CanMate::kNo) return *retrograde;
 
-  // 4. The longer dive (its nodes are not charged to `used`: see
+  // 11. The longer dive (its nodes are not charged to `used`: see
   //     kDiveNodesPerBudget).
   {
     const uint64_t used_before = used;
@@ -257,25 +259,25 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     if (found) return *found;
   }
 
-  // 4a. A tablebase win proves mate; the tables give the line.
+  // 12. A tablebase win proves mate; the tables give the line.
   if (options.syzygy && PopCount(pos.pieces()) <= options.syzygy->largest() &&
       !pos.castling_rights()) {
     absl::StatusOr<std::vector<Move>> won = SyzygyMatingLine(*options.syzygy, pos, side);
     if (won.ok() && LineIsPlayable(pos, side, *won)) return MateAbility{CanMate::kYes, "", *won};
   }
 
-  // 4b. More men: trade down to a small endgame the tables settle.
+  // 13. More men: trade down to a small endgame the tables settle.
   if (reduce && !reduce_early) {
     if (std::optional<MateAbility> found = reduction()) return *found;
   }
 
-  // 5. Exact helpmate search: the shortest line, where the dive failed.
+  // 14. Exact helpmate search: the shortest line, where the dive failed.
   HelpmateSearch search(side, options.node_budget / 4, options.table_bytes);
   if (search.Find(work, options.max_plies, &line) && LineIsPlayable(pos, side, line))
     return MateAbility{CanMate::kYes, "", line};
   used += search.nodes();
 
-  // 6. Real endgames often need a new queen first: promote, then mate.
+  // 15. Real endgames often need a new queen first: promote, then mate.
   if (pos.pieces(side, kPawn) && used < options.node_budget) {
     uint64_t nodes_left = (options.node_budget - used) / 4;
     const uint64_t promotion_budget = nodes_left;
@@ -295,7 +297,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     }
   }
 
-  // 7. Whatever budget is left, for the exhaustive proof.
+  // 16. Whatever budget is left, for the exhaustive proof.
   if (used < options.node_budget) result = ExploreForMate(pos, side, options.node_budget - used);
   return result;
 }

@@ -44,15 +44,14 @@ struct MateSearchOptions {
   const SyzygyTablebase* syzygy = nullptr;
 };
 
-// Per side, cheapest method first (README, "How can mate is decided"):
-// material classes; the 75-move horizon; the static fortress; the
-// retrograde tables' line for at most 4 men; a short guided helpmate dive;
-// still-men lines read off the tables; the longer dive; a Syzygy win; a
-// small exhaustive exploration; the tables' "no", or a reduction to 4 men;
-// an exact helpmate search; promotion then the dive; then exhaustive
-// exploration with what is left. Deterministic for a given budget. Proofs:
-// "material", "seventy_five_move_rule", "fortress", "forced_line",
-// "exhaustive_search", "retrograde".
+// Per side, cheapest method first (docs/can-mate.md numbers the steps as
+// the code does): material classes; a side already mated; the 75-move
+// horizon; the static fortress; the retrograde tables' line for at most 4
+// men; a short guided helpmate dive; still-men lines read off the tables; an
+// early reduction to 4 men; a small exhaustive exploration; the tables' "no";
+// the longer dive; a Syzygy win; a late reduction; an exact helpmate search;
+// promotion then the dive; then exhaustive exploration with what is left.
+// Deterministic for a given budget.
 MateAbility AnalyzeMateAbility(const Position& pos, Color side,
                                const MateSearchOptions& options = {});
 

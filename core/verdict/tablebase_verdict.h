@@ -6,7 +6,7 @@
 // draw in any position, so `ruling` never changes because of a table; what a
 // table adds is evidence that a recorded result is not the one best play
 // gives (a result adjudicated from a cursed win, a resignation in a drawn
-// position, a mis-typed result). See "Tablebases" in README.md.
+// position, a mis-typed result). See "Tablebases" in docs/rulings.md.
 #pragma once
 
 #include <optional>
