@@ -53,12 +53,12 @@ int main(int argc, char** argv) {
                  argv[0]);
     return 2;
   }
+  // The embedded side runs as `arbiter analyze` does, with retrograde tables.
+  arbiter::tablebase::RetrogradeSolver solver(tables);
+  arbiter::MateSearchOptions options;
+  options.retrograde = &solver;
   if (!tables.empty()) {
-    if (absl::Status s = arbiter::ConfigureSharedRetrogradeTables(tables); !s.ok()) {
-      std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
-      return 2;
-    }
-    absl::StatusOr<size_t> loaded = arbiter::SharedRetrogradeSolver().LoadStoredTables();
+    absl::StatusOr<size_t> loaded = solver.LoadStoredTables();
     if (!loaded.ok()) {
       std::fprintf(stderr, "%s\n", std::string(loaded.status().message()).c_str());
       return 2;
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
         return 1;
       }
       start = Clock::now();
-      auto local = arbiter::AnalyzePosition(fen, false, {}, {}, nullptr);
+      auto local = arbiter::AnalyzePosition(fen, false, {}, options, nullptr);
       embedded.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
       if (!local.ok()) return 1;
     }

@@ -99,8 +99,7 @@ struct Tally {
 
 // Where the retrograde tables came from: a run that generated some also
 // timed their generation.
-void PrintTableSources() {
-  const arbiter::tablebase::RetrogradeSolver& solver = arbiter::SharedRetrogradeSolver();
+void PrintTableSources(const arbiter::tablebase::RetrogradeSolver& solver) {
   std::printf("retrograde tables: %zu loaded, %zu generated%s%s\n", solver.tables_loaded(),
               solver.tables_generated(), solver.cache_dir().empty() ? "" : " in ",
               solver.cache_dir().c_str());
@@ -140,7 +139,7 @@ int Run(const std::vector<Work>& work, const std::string& what,
                 by_speed[repeat / 2]->positions / by_speed[repeat / 2]->seconds);
   }
   by_speed[repeat / 2]->Print(what, options);
-  PrintTableSources();
+  if (options.retrograde) PrintTableSources(*options.retrograde);
   return 0;
 }
 
@@ -149,6 +148,11 @@ int Run(const std::vector<Work>& work, const std::string& what,
 int main(int argc, char** argv) {
   std::string path, fens;
   arbiter::MateSearchOptions options;
+  // Retrograde tables from --tables DIR, else $ARBITER_TABLES, else built in
+  // memory; --no-retrograde times the searches without them.
+  const char* tables_env = std::getenv("ARBITER_TABLES");
+  std::string tables_dir = tables_env ? tables_env : "";
+  bool retrograde = true;
   bool all = false, show_unknown = false;
   size_t keep_slowest = 0;
   int repeat = 1;
@@ -163,13 +167,9 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--tables") && i + 1 < argc) {
       // Retrograde tables from a directory (arbiter tables build DIR): the
       // throughput then excludes the one-time table generation.
-      absl::Status s = arbiter::ConfigureSharedRetrogradeTables(argv[++i]);
-      if (!s.ok()) {
-        std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
-        return 2;
-      }
+      tables_dir = argv[++i];
     } else if (!std::strcmp(argv[i], "--no-retrograde")) {
-      options.retrograde = false;  // time the searches without table builds
+      retrograde = false;  // time the searches without table builds
     } else if (!std::strcmp(argv[i], "--all")) {
       all = true;
     } else if (!std::strcmp(argv[i], "--show-unknown")) {
@@ -182,11 +182,13 @@ int main(int argc, char** argv) {
       path = argv[i];
     }
   }
+  arbiter::tablebase::RetrogradeSolver solver(tables_dir);
+  if (retrograde) options.retrograde = &solver;
   // Stored tables are loaded before the clock starts, as a worker loads
   // them before it serves; the load is timed on its own.
   {
     auto start = Clock::now();
-    absl::StatusOr<size_t> loaded = arbiter::SharedRetrogradeSolver().LoadStoredTables();
+    absl::StatusOr<size_t> loaded = solver.LoadStoredTables();
     if (!loaded.ok()) {
       std::fprintf(stderr, "%s\n", std::string(loaded.status().message()).c_str());
       return 1;

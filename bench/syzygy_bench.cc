@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "common/tablebase_options.h"
 #include "core/chess/movegen.h"
 #include "core/chess/random_placement.h"
 #include "core/tablebase/syzygy.h"
@@ -48,7 +49,7 @@ std::string Placement(const std::string& white, const std::string& black, std::m
 const Fixture& GetFixture() {
   static const Fixture* fixture = [] {
     auto* f = new Fixture();
-    std::vector<std::string> dirs = SyzygyDirsFromEnv();
+    std::vector<std::string> dirs = cli::SyzygyDirsFromEnv();
     if (dirs.empty()) dirs = {"../shared/syzygy"};
     auto tb = SyzygyTablebase::Open(dirs);
     if (!tb.ok()) {

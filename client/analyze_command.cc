@@ -229,6 +229,7 @@ int RunAnalyze(const std::vector<std::string>& argv) {
         "--rules chess99 takes FEN-9 positions: no --chess960 or --syzygy"));
   Analyzer analyze;
   std::unique_ptr<RemoteArbiter> remote;
+  std::unique_ptr<tablebase::RetrogradeSolver> retrograde;
   std::shared_ptr<const SyzygyTablebase> tables;
   if (std::string coordinator = CoordinatorFrom(*args); !coordinator.empty()) {
     absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected = RemoteArbiter::Connect(*args);
@@ -245,7 +246,11 @@ int RunAnalyze(const std::vector<std::string>& argv) {
                       [json](const PositionAnalysis& a) { return Render(a, json); });
     };
   } else {
-    if (absl::Status s = ConfigureTablesFrom(*args); !s.ok()) return Fail(s);
+    absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> solver =
+        RetrogradeTablesFrom(*args);
+    if (!solver.ok()) return Fail(solver.status());
+    retrograde = *std::move(solver);
+    options->retrograde = retrograde.get();
     absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> opened = TablebaseFrom(*args);
     if (!opened.ok()) return Fail(opened.status());
     tables = *std::move(opened);
@@ -265,7 +270,7 @@ int RunAnalyze(const std::vector<std::string>& argv) {
       return Fail(absl::InvalidArgumentError(
           "batch mode takes one FILE (or - for stdin) and no --fen/--moves"));
     const int code = RunBatch(args->positional()[0], chess960, args->Has("timing"), analyze);
-    WarnAboutTables("analyze");
+    if (retrograde) WarnAboutTables("analyze", *retrograde);
     return code;
   }
   if (!args->Has("fen"))
@@ -274,7 +279,7 @@ int RunAnalyze(const std::vector<std::string>& argv) {
       analyze(args->Get("fen"), chess960, moves, std::nullopt, args->Has("json"));
   if (!out.ok()) return Fail(out.status());
   std::fputs(out->c_str(), stdout);
-  WarnAboutTables("analyze");
+  if (retrograde) WarnAboutTables("analyze", *retrograde);
   return 0;
 }
 

@@ -14,7 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/arbiter.grpc.pb.h"
 #include "common/security.h"
-#include "core/tablebase/syzygy.h"
+#include "common/tablebase_options.h"
 #include "google/protobuf/util/time_util.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"

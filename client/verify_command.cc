@@ -149,8 +149,12 @@ int RunVerify(const std::vector<std::string>& argv) {
   if (!args.ok()) return Fail(args.status());
   // With a coordinator the workers hold the tables; embedded, this process.
   const std::string coordinator = CoordinatorFrom(*args);
+  std::unique_ptr<tablebase::RetrogradeSolver> retrograde;
   if (coordinator.empty()) {
-    if (absl::Status s = ConfigureTablesFrom(*args); !s.ok()) return Fail(s);
+    absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> solver =
+        RetrogradeTablesFrom(*args);
+    if (!solver.ok()) return Fail(solver.status());
+    retrograde = *std::move(solver);
   }
   // The same budget as single-position analysis (a ruling must not depend
   // on how it was asked); most game ends are decided in a few hundred nodes
@@ -162,6 +166,7 @@ int RunVerify(const std::vector<std::string>& argv) {
   if (!tables.ok()) return Fail(tables.status());
   const SyzygyTablebase* tb = tables->get();
   options->syzygy = tb;  // a tablebase win proves "can mate"
+  options->retrograde = retrograde.get();
   const bool tablebase = coordinator.empty() ? tb != nullptr : TablebaseRequested(*args);
   if (args->positional().size() != 1)
     return Fail(absl::InvalidArgumentError("give one PGN file (.pgn or .pgn.zst), or - for stdin"));
@@ -254,7 +259,7 @@ int RunVerify(const std::vector<std::string>& argv) {
   if (output_file) {
     if (absl::Status s = output_file->Commit(); !s.ok()) return Fail(s);
   }
-  WarnAboutTables("verify");
+  if (retrograde) WarnAboutTables("verify", *retrograde);
   return 0;
 }
 

@@ -4,18 +4,28 @@
 #pragma once
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "common/args.h"
 #include "core/tablebase/syzygy.h"
 
 namespace arbiter::cli {
 
 inline constexpr char kSyzygyOption[] = "syzygy";
+
+// Directories from the environment variable ARBITER_SYZYGY (':'-separated);
+// empty when unset or empty.
+inline std::vector<std::string> SyzygyDirsFromEnv() {
+  const char* env = std::getenv("ARBITER_SYZYGY");
+  if (env == nullptr) return {};
+  return absl::StrSplit(env, ':', absl::SkipEmpty());
+}
 
 // The tables named by --syzygy (repeatable; each value may be a ':'-joined
 // list), else by ARBITER_SYZYGY; nullptr when neither names any. A named

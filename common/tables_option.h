@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <system_error>
 
@@ -16,7 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/args.h"
-#include "core/mate/mate_ability.h"
+#include "core/tablebase/retrograde.h"
 
 namespace arbiter::cli {
 
@@ -32,13 +33,14 @@ inline std::string DefaultTablesCacheDir() {
   return "";
 }
 
-// Points the shared retrograde solver at --tables DIR, else at
-// ARBITER_TABLES, else at the per-user cache; call before any analysis. The
-// directory may not exist yet (the first table saved creates it). A path
-// the user named that is not a directory is an error that says so (every
-// save would fail); the default cache in that state only costs a warning
-// (WarnAboutTables) and the tables stay in memory.
-inline absl::Status ConfigureTablesFrom(const Args& args) {
+// The retrograde solver of a run: tables loaded from and saved to --tables
+// DIR, else ARBITER_TABLES, else the per-user cache. The directory may not
+// exist yet (the first table saved creates it). A path the user named that
+// is not a directory is an error that says so (every save would fail); the
+// default cache in that state only costs a warning (WarnAboutTables) and the
+// tables stay in memory.
+inline absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> RetrogradeTablesFrom(
+    const Args& args) {
   std::string dir, source = absl::StrCat("--", kTablesOption);
   if (args.Has(kTablesOption)) {
     dir = args.Get(kTablesOption);  // "" turns a set ARBITER_TABLES off
@@ -46,12 +48,12 @@ inline absl::Status ConfigureTablesFrom(const Args& args) {
     dir = env;
     source = "ARBITER_TABLES";
   } else {
-    return ConfigureSharedRetrogradeTables(DefaultTablesCacheDir());
+    return std::make_unique<tablebase::RetrogradeSolver>(DefaultTablesCacheDir());
   }
   std::error_code ec;
   if (!dir.empty() && std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
     return absl::InvalidArgumentError(absl::StrCat(source, ": ", dir, " is not a directory"));
-  return ConfigureSharedRetrogradeTables(dir);
+  return std::make_unique<tablebase::RetrogradeSolver>(dir);
 }
 
 // After a command, on stderr so that stdout stays as it was: what the
@@ -62,8 +64,7 @@ inline absl::Status ConfigureTablesFrom(const Args& args) {
 // file that could not be used means the positions it covers were analysed
 // without it (their can-mate answers fell back to the searches, possibly
 // "unknown").
-inline void WarnAboutTables(const char* command) {
-  const tablebase::RetrogradeSolver& solver = SharedRetrogradeSolver();
+inline void WarnAboutTables(const char* command, const tablebase::RetrogradeSolver& solver) {
   std::fflush(stdout);  // after the records, when both streams go to one place
   const size_t made = solver.tables_generated();
   const std::string cost = absl::StrFormat("%zu retrograde table%s in %.1f s", made,

@@ -27,7 +27,7 @@ inline constexpr size_t kMaxGames = 64;
 // The search of a flag-fall or resignation ruling: small, and without
 // retrograde tables (seconds to build, and not what is fuzzed here).
 inline MateSearchOptions FuzzSearchOptions() {
-  return MateSearchOptions{.node_budget = 200, .retrograde = false};
+  return MateSearchOptions{.node_budget = 200, .retrograde = nullptr};
 }
 
 inline std::vector<RawGame> ReadGames(std::unique_ptr<ByteSource> source, bool keep_comments) {

@@ -37,7 +37,7 @@ constexpr int kMaxMoves = 64;
 constexpr int64_t kChess99Budget = 300;
 
 MateSearchOptions TinySearch() {
-  return MateSearchOptions{.node_budget = 200, .retrograde = false};
+  return MateSearchOptions{.node_budget = 200, .retrograde = nullptr};
 }
 
 template <typename M>

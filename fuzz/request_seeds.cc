@@ -73,7 +73,7 @@ int Main(int argc, char** argv) {
     text.assign(std::istreambuf_iterator<char>(in), {});
   }
 
-  const MateSearchOptions search{.node_budget = 2000, .retrograde = false};
+  const MateSearchOptions search{.node_budget = 2000, .retrograde = nullptr};
   for (size_t i = 0; i < games.size(); ++i) {
     v1::VerifyBatchRequest batch;
     *batch.add_games() = wire::ToProto(games[i]);

@@ -22,27 +22,36 @@ if [ ! -d "$shared" ]; then
 fi
 mkdir -p "$out"
 
+# Runs the binary with stdout to $1, and records its exit code, which is
+# compared too.
+run() {
+  local to="$1"
+  shift
+  local code=0
+  "$binary" "$@" >> "$to" || code=$?
+  echo "$* -> exit $code" >> "$out/exit-codes"
+}
+
 for file in examples/*.pgn "$shared"/games/*.pgn.zst; do
   name="$(basename "$file")"
   for format in jsonl text csv; do
     # The summary (stdout, or stderr for CSV) is compared too, without its
     # timing.
-    "$binary" verify "$file" --format "$format" > "$out/$name.$format" \
-      2> "$out/$name.$format.stderr"
+    run "$out/$name.$format" verify "$file" --format "$format" 2> "$out/$name.$format.stderr"
   done
 done
 if [ -d "$shared/syzygy" ]; then
-  "$binary" verify "$shared/games/otb_kasparov_2128.pgn.zst" --format jsonl \
-    --syzygy "$shared/syzygy" > "$out/kasparov-syzygy.jsonl"
+  run "$out/kasparov-syzygy.jsonl" verify "$shared/games/otb_kasparov_2128.pgn.zst" \
+    --format jsonl --syzygy "$shared/syzygy" 2> /dev/null
 fi
 # The peer test vector: "FEN white|black" lines, each analysed for one side.
-"$binary" analyze "$shared/peers/d3chess_test_vector.txt" > "$out/test_vector.jsonl"
+run "$out/test_vector.jsonl" analyze "$shared/peers/d3chess_test_vector.txt"
 # Single positions through --fen, as text and JSON.
 for fen in "4k3/8/8/p1p1p3/P1P1Pp1p/1B3P1P/8/4K3 b - e3 0 1" \
            "8/8/8/8/8/2k5/8/K1N5 w - - 0 1" \
            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"; do
-  "$binary" analyze --fen "$fen" >> "$out/analyze.txt"
-  "$binary" analyze --fen "$fen" --json >> "$out/analyze.jsonl"
+  run "$out/analyze.txt" analyze --fen "$fen"
+  run "$out/analyze.jsonl" analyze --fen "$fen" --json
 done
 sed -i -e '/^Time: /d' -e 's/"seconds": [0-9.e+-]*/"seconds": _/' "$out"/*
 echo "$out: $(ls "$out" | wc -l) files"

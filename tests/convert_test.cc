@@ -52,7 +52,7 @@ void RoundTripFile(const std::string& path, bool keep_comments, int64_t max_game
   while (games < max_games && reader.Next(&raw)) {
     ++games;
     ExpectSameGame(raw, wire::FromProto(Reparsed(wire::ToProto(raw))));
-    VerifyGame(raw, MateSearchOptions{.node_budget = 2000, .retrograde = false}, &scratch,
+    VerifyGame(raw, MateSearchOptions{.node_budget = 2000, .retrograde = nullptr}, &scratch,
                &verdict);
     absl::StatusOr<GameVerdict> back = wire::FromProto(Reparsed(wire::ToProto(verdict)));
     ASSERT_TRUE(back.ok()) << back.status();

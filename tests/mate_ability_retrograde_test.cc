@@ -27,7 +27,7 @@ std::optional<Position> RandomPosition(const std::string& men, std::mt19937_64& 
 TEST(MateAbilityVsRetrograde, SearchAnswersAreExact) {
   const char* signatures[] = {"KBvKB", "KNvKN", "KBvKN", "KNNvK", "KRvKB", "KPvK",
                               "KPvKP", "KBvKP", "KNvKP", "KQvKR", "KRvKN", "KBNvK"};
-  tablebase::RetrogradeSolver& solver = SharedRetrogradeSolver();
+  tablebase::RetrogradeSolver& solver = testing::TestTables();
   std::mt19937_64 rng(testing::DiffSeed(5222));
   int compared = 0, yes = 0, no = 0, unknown = 0;
   for (const char* signature : signatures) {
@@ -37,7 +37,8 @@ TEST(MateAbilityVsRetrograde, SearchAnswersAreExact) {
       for (Color side : {kWhite, kBlack}) {
         absl::StatusOr<bool> exact = solver.CanMate(*pos, side);
         ASSERT_TRUE(exact.ok()) << exact.status();
-        MateAbility m = AnalyzeMateAbility(*pos, side, {.node_budget = 20000, .retrograde = false});
+        MateAbility m =
+            AnalyzeMateAbility(*pos, side, {.node_budget = 20000, .retrograde = nullptr});
         SCOPED_TRACE(pos->Fen() + (side == kWhite ? " white" : " black"));
         ++compared;
         if (m.answer == CanMate::kYes) {
@@ -64,7 +65,7 @@ TEST(MateAbilityVsRetrograde, SearchAnswersAreExact) {
 // scan many, analyse those, and scan on until enough of them needed the
 // retrograde step, so that any seed exercises it.
 TEST(MateAbilityVsRetrograde, EveryCannotMateIsProven) {
-  tablebase::RetrogradeSolver& solver = SharedRetrogradeSolver();
+  tablebase::RetrogradeSolver& solver = testing::TestTables();
   std::mt19937_64 rng(testing::DiffSeed(77));
   constexpr int kMinRounds = 20000, kMaxRounds = 80000, kWantRetrograde = 12;
   int cannot = 0, rounds = 0;
@@ -79,7 +80,7 @@ TEST(MateAbilityVsRetrograde, EveryCannotMateIsProven) {
         if (MaterialMateAbility(*pos, side).answer == CanMate::kNo) continue;
         ++cannot;
         // A budget of 1: the searches prove nothing here.
-        MateAbility m = AnalyzeMateAbility(*pos, side, {.node_budget = 1});
+        MateAbility m = AnalyzeMateAbility(*pos, side, testing::WithTables({.node_budget = 1}));
         EXPECT_EQ(ToString(m.answer), std::string("no"))
             << pos->Fen() << (side == kWhite ? " white" : " black");
         ++by_proof[m.proof];

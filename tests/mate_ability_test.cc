@@ -23,6 +23,8 @@ namespace {
 using testing::ExpectMatingLine;
 using testing::FromFen;
 using testing::ShortestHelpmateByFen;
+using testing::TestTables;
+using testing::WithTables;
 
 struct Case {
   const char* fen;
@@ -87,7 +89,7 @@ TEST(MateAbility, HardHelpmatesAreFound) {
     SCOPED_TRACE(std::string(c.fen) + ": " + c.why);
     absl::StatusOr<Position> pos = Position::FromFen(c.fen);
     ASSERT_TRUE(pos.ok()) << pos.status();
-    MateAbility m = AnalyzeMateAbility(*pos, c.side);
+    MateAbility m = AnalyzeMateAbility(*pos, c.side, WithTables());
     ASSERT_EQ(ToString(m.answer), std::string("yes"));
     ExpectMatingLine(*pos, c.side, m.line);
   }
@@ -102,10 +104,10 @@ TEST(MateAbility, HardHelpmatesAreFound) {
 // KingMarchThatFirstFreesASpareMove.)
 TEST(MateAbility, LongestHelpmateOfAtMostFourMen) {
   const Position pos = FromFen("8/8/1p6/8/8/8/k1K5/1B6 b - - 0 1");
-  absl::StatusOr<std::optional<int>> shortest = SharedRetrogradeSolver().MateDistance(pos, kWhite);
+  absl::StatusOr<std::optional<int>> shortest = TestTables().MateDistance(pos, kWhite);
   ASSERT_TRUE(shortest.ok()) << shortest.status();
   ASSERT_EQ(shortest->value_or(-1), 32);
-  MateAbility m = AnalyzeMateAbility(pos, kWhite);
+  MateAbility m = AnalyzeMateAbility(pos, kWhite, WithTables());
   ASSERT_EQ(ToString(m.answer), std::string("yes"));
   EXPECT_EQ(m.line.size(), 32u);
   ExpectMatingLine(pos, kWhite, m.line);
@@ -125,9 +127,9 @@ TEST(MateAbility, KingMarchThatFirstFreesASpareMove) {
   ASSERT_EQ(proof.plies.value_or(-1), 37);
   // Every man but the kings is stuck for good, so no "still men" set can
   // mate and no table is generated for one (that once took two minutes).
-  const size_t generated = SharedRetrogradeSolver().tables_generated();
-  MateAbility m = AnalyzeMateAbility(pos, kWhite);
-  EXPECT_EQ(SharedRetrogradeSolver().tables_generated(), generated);
+  const size_t generated = TestTables().tables_generated();
+  MateAbility m = AnalyzeMateAbility(pos, kWhite, WithTables());
+  EXPECT_EQ(TestTables().tables_generated(), generated);
   ASSERT_EQ(ToString(m.answer), std::string("yes"));
   EXPECT_GE(m.line.size(), 37u);
   ExpectMatingLine(pos, kWhite, m.line);
@@ -145,7 +147,8 @@ TEST(MateAbility, KingMarchThatFirstFreesASpareMove) {
 // with a line that mates: of exactly that length where it finds the
 // shortest (`analysis_finds_shortest`), else at least as long.
 void ExpectOnlyMateFound(const Position& pos, int plies, size_t max_states = 100000,
-                         MateSearchOptions options = {}, bool analysis_finds_shortest = true) {
+                         MateSearchOptions options = WithTables(),
+                         bool analysis_finds_shortest = true) {
   testing::Exhaustive proof = ShortestHelpmateByFen(pos, kWhite, max_states);
   ASSERT_TRUE(proof.complete) << proof.states << " positions";
   ASSERT_EQ(proof.plies.value_or(-1), plies);
@@ -218,7 +221,7 @@ TEST(MateAbility, ComposedOnlyMateTwentyFiveMovesAway) {
 // dark bishops are the original ones (White's never moved; Black's went f8,
 // e7, d6, c5, b6, a7 to b8 before the b-pawns arrived).
 TEST(MateAbility, ComposedOnlyMateThirtyOneMovesAway) {
-  MateSearchOptions options;
+  MateSearchOptions options = WithTables();
   options.node_budget = 40000000;
   ExpectOnlyMateFound(FromFen("1b6/2p2p1p/1pP2P1p/kp3P2/1p3P2/1P1p4/1P1P3P/1KB5 w - - 0 1"), 61,
                       8000000, options, /*analysis_finds_shortest=*/false);
@@ -230,7 +233,7 @@ TEST(MateAbility, LabelledSet) {
                  "): " + c.why);
     absl::StatusOr<Position> pos = Position::FromFen(c.fen);
     ASSERT_TRUE(pos.ok()) << pos.status();
-    MateAbility m = AnalyzeMateAbility(*pos, c.side);
+    MateAbility m = AnalyzeMateAbility(*pos, c.side, WithTables());
     EXPECT_EQ(ToString(m.answer), std::string(ToString(c.expected)));
     if (c.expected == CanMate::kNo) {
       EXPECT_EQ(m.proof, c.proof);
@@ -261,7 +264,7 @@ TEST(MateAbility, RealTimeForfeitPositions) {
     ReplayGame(raw, &game);
     if (!game.error.ok() || MoveList(game.end).empty()) continue;
     Color winner = *result == "1-0" ? kWhite : kBlack;
-    MateAbility m = AnalyzeMateAbility(game.end, winner, {.node_budget = 20000});
+    MateAbility m = AnalyzeMateAbility(game.end, winner, WithTables({.node_budget = 20000}));
     ++judged;
     if (m.answer == CanMate::kYes) {
       ++yes;
@@ -285,7 +288,7 @@ TEST(MateAbility, DeterministicForABudget) {
   absl::StatusOr<Position> pos =
       Position::FromFen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9");
   ASSERT_TRUE(pos.ok());
-  MateSearchOptions options{.node_budget = 5000};
+  MateSearchOptions options = WithTables({.node_budget = 5000});
   MateAbility a = AnalyzeMateAbility(*pos, kWhite, options);
   MateAbility b = AnalyzeMateAbility(*pos, kWhite, options);
   EXPECT_EQ(a.answer, b.answer);
@@ -300,7 +303,7 @@ TEST(MateAbility, TinyBudgetSaysUnknownNotNo) {
   absl::StatusOr<Position> pos =
       Position::FromFen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9");
   ASSERT_TRUE(pos.ok());
-  MateAbility m = AnalyzeMateAbility(*pos, kWhite, {.node_budget = 10});
+  MateAbility m = AnalyzeMateAbility(*pos, kWhite, WithTables({.node_budget = 10}));
   EXPECT_NE(m.answer, CanMate::kNo);
 }
 
@@ -309,21 +312,23 @@ TEST(MateAbility, MateAfterTheSeventyFiveMoveLimitDoesNotCount) {
   // not cross it (9.6.2), so no "yes" may come with a line that does.
   // K+N+N v K at clock 147: three plies left, no capture or pawn move
   // possible, no mate inside them: the rule decides "no" and says so.
-  MateAbility m = AnalyzeMateAbility(FromFen("8/8/8/4k3/8/8/8/1N2KN2 w - - 147 200"), kWhite);
+  MateAbility m =
+      AnalyzeMateAbility(FromFen("8/8/8/4k3/8/8/8/1N2KN2 w - - 147 200"), kWhite, WithTables());
   EXPECT_EQ(m.answer, CanMate::kNo);
   EXPECT_EQ(m.proof, "seventy_five_move_rule");
   // The same men far from the limit: not decided by the rule.
-  EXPECT_NE(AnalyzeMateAbility(FromFen("8/8/8/4k3/8/8/8/1N2KN2 w - - 0 200"), kWhite).proof,
-            "seventy_five_move_rule");
+  EXPECT_NE(
+      AnalyzeMateAbility(FromFen("8/8/8/4k3/8/8/8/1N2KN2 w - - 0 200"), kWhite, WithTables()).proof,
+      "seventy_five_move_rule");
   // K+Q v K, mate in two plies with one ply to spare.
   Position qk = FromFen("7k/8/5K2/8/8/8/8/6Q1 w - - 147 200");
-  m = AnalyzeMateAbility(qk, kWhite);
+  m = AnalyzeMateAbility(qk, kWhite, WithTables());
   ASSERT_EQ(m.answer, CanMate::kYes);
   ExpectMatingLine(qk, kWhite, m.line);
   EXPECT_LE(m.line.size(), 3u);
   // A capture inside the horizon restarts the clock: the rule alone cannot
   // decide, and the answer comes from the other methods.
-  m = AnalyzeMateAbility(FromFen("7k/8/5K2/8/8/8/6r1/6Q1 w - - 148 200"), kWhite);
+  m = AnalyzeMateAbility(FromFen("7k/8/5K2/8/8/8/6r1/6Q1 w - - 148 200"), kWhite, WithTables());
   EXPECT_NE(m.proof, "seventy_five_move_rule");
 }
 

@@ -61,7 +61,7 @@ TEST(PeerTestVector, NoWrongAnswerAndFewUnknown) {
         continue;
       }
       for (Color side : {kWhite, kBlack}) {
-        const MateAbility m = AnalyzeMateAbility(*pos, side);
+        const MateAbility m = AnalyzeMateAbility(*pos, side, testing::WithTables());
         if (m.answer == CanMate::kUnknown) {
           ++unknown;
         } else if ((m.answer == CanMate::kYes) != p.can_mate[side]) {

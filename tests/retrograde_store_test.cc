@@ -373,15 +373,6 @@ TEST(RetrogradeStore, ConcurrentSavesLeaveWholeFiles) {
     EXPECT_EQ(entry.path().extension(), ".arbt") << entry.path();
 }
 
-TEST(RetrogradeStore, SharedSolverIsConfiguredBeforeUse) {
-  TempDir dir;
-  ASSERT_TRUE(ConfigureSharedRetrogradeTables(dir.path()).ok());
-  EXPECT_EQ(SharedRetrogradeSolver().cache_dir(), dir.path());
-  absl::Status late = ConfigureSharedRetrogradeTables("/elsewhere");
-  EXPECT_EQ(late.code(), absl::StatusCode::kFailedPrecondition) << late;
-  EXPECT_EQ(SharedRetrogradeSolver().cache_dir(), dir.path());
-}
-
 // Known XXH64 values (seed 0; checked against libxxhash 0.8.1), fed in
 // uneven pieces so that the buffering is exercised.
 TEST(RetrogradeStore, Xxh64MatchesTheReference) {

@@ -10,6 +10,8 @@ namespace arbiter {
 namespace {
 
 using arbiter::testing::FromFen;
+using arbiter::testing::TestTables;
+using arbiter::testing::WithTables;
 
 // Plays space-separated UCI moves on a game.
 void Play(Game& game, const std::string& uci_moves) {
@@ -42,7 +44,7 @@ std::vector<Move> Moves(const Position& start, const std::string& uci_moves) {
 GameStatus StatusOf(const std::string& fen, const std::string& moves = "") {
   Game game(FromFen(fen));
   Play(game, moves);
-  return Assess(game).status;
+  return Assess(game, WithTables()).status;
 }
 
 constexpr char kKnightShuffle[] = "b1c3 b8c6 c3b1 c6b8";
@@ -71,20 +73,21 @@ TEST(Article5, DeadPositionsFoundAfterEveryMove) {
   // move is ...h4+, and every white reply is stalemate. Neither side can
   // mate, so the game ended here (5.2.2), two plies before the stalemate.
   Game trap(FromFen("8/5Q1R/8/6kp/8/6KP/6P1/8 b - - 4 53"));
-  EXPECT_EQ(AutomaticEnding(trap), GameStatus::kDeadPosition);
+  EXPECT_EQ(AutomaticEnding(trap, kClosedPositionBudget, &TestTables()), GameStatus::kDeadPosition);
   // The only legal move takes the last piece: bare kings (forced line).
   Game forced(FromFen("k7/1R6/8/2K5/8/8/8/8 b - - 0 1"));
-  EXPECT_EQ(AutomaticEnding(forced), GameStatus::kDeadPosition);
+  EXPECT_EQ(AutomaticEnding(forced, kClosedPositionBudget, &TestTables()),
+            GameStatus::kDeadPosition);
   // A locked pawn wall the kings cannot cross.
   Game wall(FromFen("8/8/1k6/p1p1p1p1/P1P1P1P1/8/3K4/8 w - - 0 1"));
-  EXPECT_EQ(AutomaticEnding(wall), GameStatus::kDeadPosition);
+  EXPECT_EQ(AutomaticEnding(wall, kClosedPositionBudget, &TestTables()), GameStatus::kDeadPosition);
 }
 
 TEST(Article5, PerSideMateAbility) {
   // K+N v K+Q: no mate position with these men exists (enumerated), so the
   // knight side cannot mate; the queen side may.
   Game game(FromFen("8/8/8/4k3/8/8/3q4/1N2K3 w - - 0 1"));
-  Assessment a = Assess(game);
+  Assessment a = Assess(game, WithTables());
   EXPECT_EQ(a.white.answer, CanMate::kNo);
   EXPECT_EQ(a.white.proof, "material");
   EXPECT_EQ(a.black.answer, CanMate::kYes);
@@ -108,7 +111,7 @@ TEST(Article9, ThreefoldCountsEnPassantOnlyWhenLegal) {
   EXPECT_EQ(pinned.Occurrences(), 2);
   Play(pinned, kKnightShuffle);
   EXPECT_EQ(pinned.Occurrences(), 3);
-  EXPECT_TRUE(Assess(pinned).claims.threefold_now);
+  EXPECT_TRUE(Assess(pinned, WithTables()).claims.threefold_now);
 
   // Without the pin the first position had a legal e.p. capture: different.
   Game free(FromFen("rn5k/3p4/8/4P3/8/8/8/1N2K3 b - - 0 1"));
@@ -117,7 +120,7 @@ TEST(Article9, ThreefoldCountsEnPassantOnlyWhenLegal) {
   EXPECT_EQ(free.Occurrences(), 1);
   Play(free, kKnightShuffle);
   EXPECT_EQ(free.Occurrences(), 2);
-  EXPECT_FALSE(Assess(free).claims.threefold_now);
+  EXPECT_FALSE(Assess(free, WithTables()).claims.threefold_now);
 }
 
 TEST(Article9, CastlingRightLostBreaksRepetition) {
@@ -134,7 +137,7 @@ TEST(Article9, ThreefoldByWrittenMove) {
   Game game(FromFen("1n5k/8/8/8/8/8/8/1N2K3 w - - 0 1"));
   Play(game, std::string(kKnightShuffle) + " b1c3 b8c6 c3b1");
   // Black to move: ...Nb8 would produce the start position a third time.
-  Assessment a = Assess(game);
+  Assessment a = Assess(game, WithTables());
   EXPECT_FALSE(a.claims.threefold_now);
   ASSERT_EQ(a.claims.threefold_moves.size(), 1u);
   EXPECT_EQ(ToUci(game.position(), a.claims.threefold_moves[0]), "c6b8");
@@ -142,9 +145,9 @@ TEST(Article9, ThreefoldByWrittenMove) {
 
 TEST(Article9, FiftyMoveClaims) {
   Game now(FromFen("4k3/4p3/8/8/8/8/4P3/4K2R w - - 100 90"));
-  EXPECT_TRUE(Assess(now).claims.fifty_now);
+  EXPECT_TRUE(Assess(now, WithTables()).claims.fifty_now);
   Game by_move(FromFen("4k3/4p3/8/8/8/8/4P3/4K2R w - - 99 90"));
-  Assessment a = Assess(by_move);
+  Assessment a = Assess(by_move, WithTables());
   EXPECT_FALSE(a.claims.fifty_now);
   // Every move but the pawn moves completes the 50 moves (9.3.1).
   std::vector<std::string> uci;
@@ -154,16 +157,16 @@ TEST(Article9, FiftyMoveClaims) {
   EXPECT_EQ(std::count(uci.begin(), uci.end(), "h1h8"), 1);
   EXPECT_EQ(uci.size(), 13u);  // 4 king moves + 9 rook moves
   Game early(FromFen("4k3/4p3/8/8/8/8/4P3/4K2R w - - 98 90"));
-  EXPECT_TRUE(Assess(early).claims.fifty_moves.empty());
+  EXPECT_TRUE(Assess(early, WithTables()).claims.fifty_moves.empty());
 }
 
 TEST(Article9, FivefoldEndsTheGame) {
   Game game(FromFen("1n5k/8/8/8/8/8/8/1N2K3 w - - 0 1"));
   for (int i = 0; i < 3; ++i) Play(game, kKnightShuffle);
-  EXPECT_EQ(Assess(game).status, GameStatus::kOngoing);
+  EXPECT_EQ(Assess(game, WithTables()).status, GameStatus::kOngoing);
   Play(game, kKnightShuffle);
   EXPECT_EQ(game.Occurrences(), 5);
-  EXPECT_EQ(Assess(game).status, GameStatus::kFivefold);
+  EXPECT_EQ(Assess(game, WithTables()).status, GameStatus::kFivefold);
 }
 
 TEST(Article9, SeventyFiveMovesButMateStands) {
@@ -179,7 +182,7 @@ TEST(Article9, SeventyFiveMovesButMateStands) {
 Ruling Rule(const std::string& fen, const std::string& moves, const std::string& result,
             const std::string& termination) {
   Position start = FromFen(fen);
-  return RuleGame(start, Moves(start, moves), {result, termination});
+  return RuleGame(start, Moves(start, moves), {result, termination}, WithTables());
 }
 
 TEST(Ruling, CheckmateAndWrongDeclaredResult) {
@@ -261,15 +264,16 @@ TEST(Ruling, ClockAtZeroNamesTheFlag) {
   // White's last clock reads 0: White's flag fell, whatever the result says.
   const std::vector<int> clocks{0, 700};
   Ruling r = RuleGame(start, moves,
-                      {.result = "1-0", .termination = "Time forfeit", .clock_centis = clocks});
+                      {.result = "1-0", .termination = "Time forfeit", .clock_centis = clocks},
+                      WithTables());
   EXPECT_EQ(r.flag_fallen_by, kWhite);
   EXPECT_EQ(r.flag_evidence, FlagEvidence::kClock);
   EXPECT_EQ(r.clock_contradicts_result, true);
   EXPECT_EQ(r.ruling, "0-1");
   // Both at zero: no evidence either way; the declared loser's flag.
   const std::vector<int> both{0, 0};
-  r = RuleGame(start, moves,
-               {.result = "1-0", .termination = "Time forfeit", .clock_centis = both});
+  r = RuleGame(start, moves, {.result = "1-0", .termination = "Time forfeit", .clock_centis = both},
+               WithTables());
   EXPECT_EQ(r.flag_fallen_by, kBlack);
   EXPECT_EQ(r.flag_evidence, FlagEvidence::kResult);
   EXPECT_FALSE(r.clock_contradicts_result.has_value());

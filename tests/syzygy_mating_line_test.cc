@@ -70,7 +70,7 @@ TEST(SyzygyMatingLine, CanMateAnalysisUsesTheTables) {
   absl::StatusOr<Position> pos = Position::FromFen("8/8/3k4/8/8/8/8/1N2KB2 w - - 0 1");
   ASSERT_TRUE(pos.ok());
   MateAbility m = AnalyzeMateAbility(
-      *pos, kWhite, {.node_budget = 1, .retrograde = false, .syzygy = tables.get()});
+      *pos, kWhite, {.node_budget = 1, .retrograde = nullptr, .syzygy = tables.get()});
   ASSERT_EQ(ToString(m.answer), std::string("yes"));
   Position p = *pos;
   for (Move mv : m.line) p.DoMove(mv);

@@ -20,6 +20,8 @@
 #include "core/chess/notation.h"
 #include "core/chess/position.h"
 #include "core/chess/random_placement.h"
+#include "core/mate/mate_ability.h"
+#include "core/tablebase/retrograde.h"
 
 namespace arbiter::testing {
 
@@ -58,6 +60,24 @@ inline uint64_t DiffSeed(uint64_t fixed) {
   std::printf("random sample seed %llu%s\n", (unsigned long long)seed,
               env && *env ? " (ARBITER_DIFF_SEED)" : "");
   return seed;
+}
+
+// The retrograde tables every test of a process shares, loaded from and
+// saved to $ARBITER_TABLES (scripts/test.sh points all tests at one
+// directory in the build tree, so each table is generated once per build),
+// else generated in memory.
+inline tablebase::RetrogradeSolver& TestTables() {
+  static tablebase::RetrogradeSolver* solver = [] {
+    const char* env = std::getenv("ARBITER_TABLES");
+    return new tablebase::RetrogradeSolver(env ? env : "");
+  }();
+  return *solver;
+}
+
+// Search options with the test tables, as the programs run them.
+inline MateSearchOptions WithTables(MateSearchOptions options = {}) {
+  options.retrograde = &TestTables();
+  return options;
 }
 
 // Parses a FEN the test knows to be valid; a bad one fails the test and

@@ -115,6 +115,12 @@ int Run(int argc, char** argv) {
   }
   if (families.empty()) families.push_back(WallFamily::kPlain);
   std::mt19937 rng{uint32_t(seed)};
+  // Arbiter's answers come with its retrograde tables, as the programs run
+  // them ($ARBITER_TABLES, else generated in memory).
+  const char* tables = std::getenv("ARBITER_TABLES");
+  tablebase::RetrogradeSolver solver(tables ? tables : "");
+  MateSearchOptions options;
+  options.retrograde = &solver;
   int disagreements = 0;
   for (WallFamily family : families) {
     Counts n;
@@ -123,7 +129,7 @@ int Run(int argc, char** argv) {
       if (!pos.ok()) continue;
       ++n.positions;
       for (Color side : {kWhite, kBlack}) {
-        const MateAbility answer = AnalyzeMateAbility(*pos, side);
+        const MateAbility answer = AnalyzeMateAbility(*pos, side, options);
         if (answer.answer == CanMate::kUnknown) ++n.unknown;
         if (answer.answer != CanMate::kNo) continue;
         ++n.no;

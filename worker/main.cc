@@ -77,11 +77,13 @@ int main(int argc, char** argv) {
       arbiter::cli::TablebaseFrom(*args);
   // Retrograde tables (3-4 men) load from --tables on first use; ones
   // generated are saved there for the other workers (atomic renames).
-  if (absl::Status s = arbiter::cli::ConfigureTablesFrom(*args); !s.ok()) return Fail(s);
+  absl::StatusOr<std::unique_ptr<arbiter::tablebase::RetrogradeSolver>> retrograde =
+      arbiter::cli::RetrogradeTablesFrom(*args);
+  if (!retrograde.ok()) return Fail(retrograde.status());
   // Tables already in the directory are loaded now, before SERVING, so that
   // no request pays for loading them (0.5 s for all 36); missing ones are
   // generated on first use and saved for the other workers.
-  arbiter::tablebase::RetrogradeSolver& solver = arbiter::SharedRetrogradeSolver();
+  arbiter::tablebase::RetrogradeSolver& solver = **retrograde;
   if (!solver.cache_dir().empty()) {
     absl::StatusOr<size_t> loaded = solver.LoadStoredTables();
     if (!loaded.ok()) return Fail(loaded.status());
@@ -89,7 +91,8 @@ int main(int argc, char** argv) {
                  solver.cache_dir().c_str());
   }
   if (!tables.ok()) return Fail(tables.status());
-  arbiter::worker::WorkerService service(int(*threads), int(*max_table_mb), *tables, *registry);
+  arbiter::worker::WorkerService service(int(*threads), int(*max_table_mb), *tables, &solver,
+                                         *registry);
   arbiter::serving::ServerSecurity security;
   security.cert_file = args->Get("tls-cert");
   security.key_file = args->Get("tls-key");

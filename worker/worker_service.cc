@@ -64,10 +64,11 @@ class WorkerService::Slot {
 
 WorkerService::WorkerService(int threads, int max_table_mb,
                              std::shared_ptr<const SyzygyTablebase> tables,
-                             prometheus::Registry& metrics)
+                             tablebase::RetrogradeSolver* retrograde, prometheus::Registry& metrics)
     : threads_(threads),
       max_table_mb_(max_table_mb),
       tables_(std::move(tables)),
+      retrograde_(retrograde),
       verdicts_(prometheus::BuildCounter()
                     .Name("arbiter_worker_verdicts_total")
                     .Help("Game verdicts produced")
@@ -118,6 +119,7 @@ grpc::Status WorkerService::Prepare(const v1::SearchOptions& request,
                           "tablebase requested but this worker has no Syzygy tables (--syzygy)");
     o->syzygy = tables_.get();  // a tablebase win proves "can mate", as embedded
   }
+  o->retrograde = retrograde_;
   *options = *o;
   return grpc::Status::OK;
 }

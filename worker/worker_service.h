@@ -27,11 +27,12 @@ namespace arbiter::worker {
 class WorkerService final : public v1::Worker::Service {
  public:
   // `tables` may be null (no Syzygy tables: tablebase requests fail with
-  // FAILED_PRECONDITION).
+  // FAILED_PRECONDITION). `retrograde`, the worker's retrograde tables,
+  // serves every request (null: none).
   // Requests asking for a search table above `max_table_mb` are refused
   // (RESOURCE_EXHAUSTED): it is what bounds the worker's memory.
   WorkerService(int threads, int max_table_mb, std::shared_ptr<const SyzygyTablebase> tables,
-                prometheus::Registry& metrics);
+                tablebase::RetrogradeSolver* retrograde, prometheus::Registry& metrics);
 
   grpc::Status Info(grpc::ServerContext*, const v1::InfoRequest*, v1::WorkerInfo* out) override;
   grpc::Status Analyze(grpc::ServerContext* ctx, const v1::AnalyzeRequest* request,
@@ -51,6 +52,7 @@ class WorkerService final : public v1::Worker::Service {
   const int threads_;
   const int max_table_mb_;
   const std::shared_ptr<const SyzygyTablebase> tables_;
+  tablebase::RetrogradeSolver* const retrograde_;
   std::mutex mu_;
   std::condition_variable slot_free_;
   int busy_ = 0;

@@ -91,47 +91,7 @@ MateAbility ExploreForMate(const Position& pos, Color side, uint64_t budget) {
   return FromReachability(pos, side, r);
 }
 
-// The shared solver's cache directory, fixed when the solver is first used.
-struct SharedSolverConfig {
-  std::mutex mu;
-  std::optional<std::string> dir;  // set by ConfigureSharedRetrogradeTables
-  bool in_use = false;
-};
-
-SharedSolverConfig& SharedConfig() {
-  static SharedSolverConfig* config = new SharedSolverConfig;
-  return *config;
-}
-
 }  // namespace
-
-absl::Status ConfigureSharedRetrogradeTables(std::string dir) {
-  SharedSolverConfig& config = SharedConfig();
-  std::lock_guard<std::mutex> lock(config.mu);
-  if (config.in_use) {
-    return absl::FailedPreconditionError(
-        "the shared retrograde solver is already in use; configure its table directory first");
-  }
-  config.dir = std::move(dir);
-  return absl::OkStatus();
-}
-
-tablebase::RetrogradeSolver& SharedRetrogradeSolver() {
-  // Function-local static: constructed once, thread-safely, on first use.
-  static tablebase::RetrogradeSolver* solver = [] {
-    SharedSolverConfig& config = SharedConfig();
-    std::lock_guard<std::mutex> lock(config.mu);
-    config.in_use = true;
-    std::string dir;
-    if (config.dir) {
-      dir = *config.dir;
-    } else if (const char* env = std::getenv("ARBITER_TABLES")) {
-      dir = env;
-    }
-    return new tablebase::RetrogradeSolver(std::move(dir));
-  }();
-  return *solver;
-}
 
 bool LineIsPlayable(const Position& start, Color side, const std::vector<Move>& line) {
   Position pos = start;
@@ -142,10 +102,10 @@ bool LineIsPlayable(const Position& start, Color side, const std::vector<Move>& 
   return pos.side_to_move() != side && pos.in_check() && !HasLegalMove(pos);
 }
 
-MateAbility RetrogradeMateAbility(const Position& pos, Color side) {
+MateAbility RetrogradeMateAbility(const Position& pos, Color side,
+                                  tablebase::RetrogradeSolver& solver) {
   MateAbility out;
   if (PopCount(pos.pieces()) > tablebase::kMaxMen || pos.castling_rights()) return out;
-  tablebase::RetrogradeSolver& solver = SharedRetrogradeSolver();
   absl::StatusOr<bool> can = solver.CanMate(pos, side);
   if (!can.ok()) return out;
   if (!*can) {
@@ -190,7 +150,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   //     longer dive.
   std::optional<MateAbility> retrograde;
   if (options.retrograde && PopCount(pos.pieces()) <= tablebase::kMaxMen) {
-    retrograde = RetrogradeMateAbility(pos, side);
+    retrograde = RetrogradeMateAbility(pos, side, *options.retrograde);
     if (retrograde->answer == CanMate::kYes) return *retrograde;
   }
 
@@ -209,7 +169,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   // Trading down to a small endgame the tables settle (8, 13).
   auto reduction = [&]() -> std::optional<MateAbility> {
     std::vector<Move> reduced;
-    if (FindMateByReduction(pos, side, SharedRetrogradeSolver(), options.node_budget / 20,
+    if (FindMateByReduction(pos, side, *options.retrograde, options.node_budget / 20,
                             kReductionCredit, &reduced) &&
         LineIsPlayable(pos, side, reduced))
       return MateAbility{CanMate::kYes, "", reduced};
@@ -223,7 +183,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   //     dives wander longest).
   if (options.retrograde) {
     std::vector<Move> still;
-    if (FindMateWithStillMen(pos, side, SharedRetrogradeSolver(), kStillMenSets, kStillMenProbes,
+    if (FindMateWithStillMen(pos, side, *options.retrograde, kStillMenSets, kStillMenProbes,
                              &still))
       return MateAbility{CanMate::kYes, "", still};
   }

@@ -35,10 +35,13 @@ struct MateSearchOptions {
   size_t table_bytes = 16 << 20;
   // Longest line of the exact helpmate search, in plies.
   int max_plies = 15;
-  // Settle positions of at most 4 men exactly by retrograde analysis (the
-  // table of a material signature is generated on first use, ~0.5-2 s, and
-  // kept for the life of the process).
-  bool retrograde = true;
+  // The exact retrograde tables (at most 4 men), when the caller has a
+  // solver: positions they cover are settled exactly, and larger ones are
+  // traded down to them. The solver generates a material signature's table
+  // on first use (~0.5-2 s) and keeps it; a program makes one solver and
+  // passes it to every search, as it does its Syzygy tables. Null: no
+  // retrograde analysis (the searches alone, as the fuzzers run).
+  tablebase::RetrogradeSolver* retrograde = nullptr;
   // Syzygy tables, when the user gave some: a tablebase win for the side
   // proves it can mate, with the line the tables give (after the dive).
   const SyzygyTablebase* syzygy = nullptr;
@@ -55,22 +58,12 @@ struct MateSearchOptions {
 MateAbility AnalyzeMateAbility(const Position& pos, Color side,
                                const MateSearchOptions& options = {});
 
-// The process-wide solver behind RetrogradeMateAbility: tables are costly to
-// build and never change, so every caller shares them. Its cache directory
-// (RetrogradeSolver, retrograde_store.h) is the one configured below, else
-// $ARBITER_TABLES, else none (tables generated in memory on first use).
-tablebase::RetrogradeSolver& SharedRetrogradeSolver();
-
-// Sets the shared solver's cache directory ("" for none, overriding
-// $ARBITER_TABLES). FailedPrecondition once the solver exists (its first
-// use fixes the directory), so call it before any analysis.
-absl::Status ConfigureSharedRetrogradeTables(std::string dir);
-
 // Retrograde analysis only, for at most 4 men without castling rights: "no"
 // with proof "retrograde" when no sequence of moves lets `side` mate (exact,
 // whatever the clock); "yes" with a shortest helpmate line when one exists
 // and is playable under the move-count rules; else "unknown".
-MateAbility RetrogradeMateAbility(const Position& pos, Color side);
+MateAbility RetrogradeMateAbility(const Position& pos, Color side,
+                                  tablebase::RetrogradeSolver& solver);
 
 // Material only: "no" with proof "material", else "unknown". Cheap enough to
 // run after every move of every game.

@@ -326,12 +326,6 @@ const char* ToString(SyzygyWdl wdl) {
   return "?";
 }
 
-std::vector<std::string> SyzygyDirsFromEnv() {
-  const char* env = std::getenv("ARBITER_SYZYGY");
-  if (env == nullptr) return {};
-  return absl::StrSplit(env, ':', absl::SkipEmpty());
-}
-
 std::string MaterialName(const Position& pos) {
   std::string name;
   for (Color c : {kWhite, kBlack}) {

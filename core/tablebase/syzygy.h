@@ -150,10 +150,6 @@ class SyzygyTablebase {
   bool wdl_lock_free_ = true;  // every WDL table was mapped by Open()
 };
 
-// Directories from the environment variable ARBITER_SYZYGY (':'-separated);
-// empty when unset or empty.
-std::vector<std::string> SyzygyDirsFromEnv();
-
 // Material of `pos` in Syzygy's file-name style, white first: "KRPvKR".
 std::string MaterialName(const Position& pos);
 

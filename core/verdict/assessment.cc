@@ -84,7 +84,7 @@ uint64_t StructureSignature(const Position& pos) {
 // `side` is known not to lack material, so a forced line needs an only move
 // now: with more than one move the follower would stop at once.
 MateAbility ClosedPositionProbe(Game& game, Color side, size_t legal_moves, uint64_t budget,
-                                bool retrograde) {
+                                tablebase::RetrogradeSolver* retrograde) {
   const Position& pos = game.position();
   MateAbility m;
   if (legal_moves == 1 && ForcedLineDeniesMate(pos, side)) {
@@ -109,11 +109,11 @@ MateAbility ClosedPositionProbe(Game& game, Color side, size_t legal_moves, uint
       // A locked endgame of at most 4 men the budget could not close:
       // retrograde analysis settles it exactly. (Not for every small
       // position: a table per material signature costs seconds to build.)
-      // Only when the caller allows tables: a K+P v K+P game verified with
-      // `retrograde = false` built them anyway (19 s; minutes under the
+      // Only when the caller gives tables: a K+P v K+P game verified
+      // without them built them anyway (19 s; minutes under the
       // sanitizers, a hang for the fuzzers).
       if (locked && retrograde) {
-        m = RetrogradeMateAbility(pos, side);
+        m = RetrogradeMateAbility(pos, side, *retrograde);
         if (m.answer == CanMate::kNo) return m;
       }
       game.exhausted_probe_signature = signature;
@@ -124,7 +124,8 @@ MateAbility ClosedPositionProbe(Game& game, Color side, size_t legal_moves, uint
 
 }  // namespace
 
-GameStatus AutomaticEnding(Game& game, uint64_t closed_budget, bool retrograde) {
+GameStatus AutomaticEnding(Game& game, uint64_t closed_budget,
+                           tablebase::RetrogradeSolver* retrograde) {
   const Position& pos = game.position();
   // One move generation serves mate, stalemate and the probes; a game that
   // has ended by mate or stalemate needs no probe.

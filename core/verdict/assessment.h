@@ -55,10 +55,11 @@ Assessment Assess(Game& game, const MateSearchOptions& options = {},
 // game has ended. Dead positions are found by material, by following a
 // forced line (only-moves), and — when every pawn is locked — by a small
 // exhaustive exploration per side (`closed_budget` positions), then, with
-// `retrograde` (MateSearchOptions::retrograde), by retrograde analysis for a
-// locked position of at most 4 men the exploration could not close.
+// a `retrograde` solver (MateSearchOptions::retrograde), by retrograde
+// analysis for a locked position of at most 4 men the exploration could not
+// close.
 inline constexpr uint64_t kClosedPositionBudget = 4000;
 GameStatus AutomaticEnding(Game& game, uint64_t closed_budget = kClosedPositionBudget,
-                           bool retrograde = true);
+                           tablebase::RetrogradeSolver* retrograde = nullptr);
 
 }  // namespace arbiter
