@@ -83,7 +83,7 @@ struct Tally {
     }
     if (keep_slowest > 0 && (slowest.size() < keep_slowest || s > slowest.back().first)) {
       slowest.emplace_back(s, pos.Fen() + (side == arbiter::kWhite ? "|w " : "|b ") +
-                                  arbiter::ToString(m.answer) + " " + m.proof);
+                                  arbiter::ToString(m.answer) + " " + arbiter::ToString(m.proof));
       std::sort(slowest.begin(), slowest.end(), std::greater<>());
       if (slowest.size() > keep_slowest) slowest.pop_back();
     }

@@ -43,7 +43,7 @@ std::string Text(const Position& pos, const Assessment& a) {
     if (!a.Asked(c)) continue;
     const MateAbility& m = c == kWhite ? a.white : a.black;
     absl::StrAppend(&out, "\n", c == kWhite ? "White" : "Black", " can mate: ", ToString(m.answer));
-    if (!m.proof.empty()) absl::StrAppend(&out, " (proof: ", m.proof, ")");
+    if (m.proof != MateProof::kNone) absl::StrAppend(&out, " (proof: ", ToString(m.proof), ")");
   }
   absl::StrAppend(
       &out, "\nDead position (5.2.2): ", a.dead.has_value() ? (*a.dead ? "yes" : "no") : "unknown");

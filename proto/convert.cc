@@ -30,6 +30,14 @@ v1::CanMate ToProto(CanMate c) {
   return v1::CAN_MATE_UNKNOWN;
 }
 
+// A proof kind from the wire: its text form (core/domain/can_mate.h), ""
+// for none.
+absl::StatusOr<MateProof> ProofFromProto(const std::string& text) {
+  std::optional<MateProof> proof = ParseMateProof(text);
+  if (!proof) return absl::InvalidArgumentError(absl::StrCat("unknown proof \"", text, "\""));
+  return *proof;
+}
+
 CanMate FromProto(v1::CanMate c) {
   if (c == v1::CAN_MATE_YES) return CanMate::kYes;
   if (c == v1::CAN_MATE_NO) return CanMate::kNo;
@@ -143,14 +151,16 @@ absl::StatusOr<std::vector<Move>> ParseAlternatives(
 
 void ToProto(const Position& pos, const MateAbility& m, v1::MateAbility* out) {
   out->set_answer(ToProto(m.answer));
-  out->set_proof(m.proof);
+  out->set_proof(ToString(m.proof));
   AddLine(pos, m.line, out->mutable_line());
 }
 
 absl::StatusOr<MateAbility> FromProto(const Position& pos, const v1::MateAbility& m) {
   MateAbility out;
   out.answer = FromProto(m.answer());
-  out.proof = m.proof();
+  absl::StatusOr<MateProof> proof = ProofFromProto(m.proof());
+  if (!proof.ok()) return proof.status();
+  out.proof = *proof;
   absl::StatusOr<std::vector<Move>> line = ParseLine(pos, m.line());
   if (!line.ok()) return line.status();
   out.line = *std::move(line);
@@ -334,7 +344,7 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
     if (r.winner_side) pr->set_winner_side(ToProto(*r.winner_side));
     v1::MateAbility* wm = pr->mutable_winner_can_mate();
     wm->set_answer(ToProto(r.winner_can_mate.answer));
-    wm->set_proof(r.winner_can_mate.proof);
+    wm->set_proof(ToString(r.winner_can_mate.proof));
     // The line is the verdict's winner_line (UCI from end_fen); not repeated.
     for (const std::string& g : r.claim_grounds) pr->add_claim_grounds(g);
     ToProto(r.declared_ending, pr->mutable_declared_ending());
@@ -392,7 +402,9 @@ absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
       r.winner_side = *side;
     }
     r.winner_can_mate.answer = FromProto(pr.winner_can_mate().answer());
-    r.winner_can_mate.proof = pr.winner_can_mate().proof();
+    absl::StatusOr<MateProof> proof = ProofFromProto(pr.winner_can_mate().proof());
+    if (!proof.ok()) return proof.status();
+    r.winner_can_mate.proof = *proof;
     if (!v.winner_line().empty()) {
       absl::StatusOr<Position> end = Position::FromFen(out.end_fen);
       if (!end.ok()) return end.status();
@@ -485,24 +497,20 @@ absl::StatusOr<PositionAnalysis> FromProto(const v1::Assessment& a) {
 namespace {
 
 void ToProto(const chess99::SideWinAbility& s, v1::Chess99Side* out) {
-  out->set_can_win(chess99::WinAbilityName(s.answer));
-  out->set_proof(s.proof);
+  out->set_can_win(ToProto(s.answer));
+  out->set_proof(ToString(s.proof));
   out->set_section(s.section);
   for (const std::string& m : s.line) out->add_line(m);
 }
 
 absl::StatusOr<chess99::SideWinAbility> FromProto(const v1::Chess99Side& s) {
   chess99::SideWinAbility out;
-  if (s.can_win() == "yes") {
-    out.answer = chess99::WinAbility::kYes;
-  } else if (s.can_win() == "no") {
-    out.answer = chess99::WinAbility::kNo;
-  } else if (s.can_win() == "unknown") {
-    out.answer = chess99::WinAbility::kUnknown;
-  } else {
-    return absl::InvalidArgumentError(absl::StrCat("bad can_win \"", s.can_win(), "\""));
-  }
-  out.proof = s.proof();
+  if (s.can_win() == v1::CAN_MATE_UNSPECIFIED || !v1::CanMate_IsValid(s.can_win()))
+    return absl::InvalidArgumentError(absl::StrCat("bad can_win ", int(s.can_win())));
+  out.answer = FromProto(s.can_win());
+  absl::StatusOr<MateProof> proof = ProofFromProto(s.proof());
+  if (!proof.ok()) return proof.status();
+  out.proof = *proof;
   out.section = s.section();
   out.line.assign(s.line().begin(), s.line().end());
   return out;

@@ -218,7 +218,7 @@ TEST(Chess99Analysis, ReportsWinsDrawsAndClaims) {
   r = AnalyzeChess99Position("9/9/9/9/4k4/9/9/9/n3K4 w - - 0 70", {"Kd2", "Nb3"}, 200000);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->analysis.can_win[chess99::kWhite].answer, chess99::WinAbility::kNo);
-  EXPECT_EQ(r->analysis.can_win[chess99::kWhite].proof, "lone_king");
+  EXPECT_EQ(r->analysis.can_win[chess99::kWhite].proof, MateProof::kLoneKing);
   EXPECT_EQ(r->fen, "9/9/9/9/4k4/9/1n7/3K5/9 w - - 2 71");
   absl::StatusOr<Chess99Report> bad =
       AnalyzeChess99Position("9/9/9/9/4k4/9/9/9/n3K4 w - - 0 70", {"Kd2", "Qh5"}, 200000);

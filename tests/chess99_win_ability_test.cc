@@ -38,14 +38,14 @@ TEST(Chess99WinAbility, LoneKingAndBareKingsAreProvedNo) {
   const Position e12 = Pos("9/9/9/9/4k4/3K5/9/9/n8 w - - 0 70");
   const SideWinAbility white = CanWin(e12, kWhite);
   EXPECT_EQ(white.answer, WinAbility::kNo);
-  EXPECT_EQ(white.proof, "lone_king");
+  EXPECT_EQ(white.proof, MateProof::kLoneKing);
   EXPECT_EQ(white.section, "D7 §5.4");
   ExpectLineWins(e12, kBlack, CanWin(e12, kBlack));  // K+N still wins
   const Position bare = Pos("9/9/9/9/9/9/4k4/3K5/9 b - - 0 80");
   for (Color c : {kWhite, kBlack}) {
     const SideWinAbility w = CanWin(bare, c);
     EXPECT_EQ(w.answer, WinAbility::kNo);
-    EXPECT_EQ(w.proof, "bare_kings");
+    EXPECT_EQ(w.proof, MateProof::kBareKings);
     EXPECT_EQ(w.section, "D8 §5.4");
   }
   EXPECT_EQ(AnalyzePosition(bare).status, "bare_kings");

@@ -46,7 +46,7 @@ TEST(MateAbilityVsRetrograde, SearchAnswersAreExact) {
           EXPECT_TRUE(*exact) << "search found a mate the solver denies";
         } else if (m.answer == CanMate::kNo) {
           ++no;
-          EXPECT_FALSE(*exact) << "search denied a mate (proof " << m.proof << ")";
+          EXPECT_FALSE(*exact) << "search denied a mate (proof " << ToString(m.proof) << ")";
         } else {
           ++unknown;
         }
@@ -83,7 +83,7 @@ TEST(MateAbilityVsRetrograde, EveryCannotMateIsProven) {
         MateAbility m = AnalyzeMateAbility(*pos, side, testing::WithTables({.node_budget = 1}));
         EXPECT_EQ(ToString(m.answer), std::string("no"))
             << pos->Fen() << (side == kWhite ? " white" : " black");
-        ++by_proof[m.proof];
+        ++by_proof[ToString(m.proof)];
       }
     }
   }

@@ -236,7 +236,7 @@ TEST(MateAbility, LabelledSet) {
     MateAbility m = AnalyzeMateAbility(*pos, c.side, WithTables());
     EXPECT_EQ(ToString(m.answer), std::string(ToString(c.expected)));
     if (c.expected == CanMate::kNo) {
-      EXPECT_EQ(m.proof, c.proof);
+      EXPECT_EQ(ToString(m.proof), std::string(c.proof));
     }
     if (m.answer == CanMate::kYes) {
       ExpectMatingLine(*pos, c.side, m.line);
@@ -271,9 +271,9 @@ TEST(MateAbility, RealTimeForfeitPositions) {
       ExpectMatingLine(game.end, winner, m.line);
     } else if (m.answer == CanMate::kNo) {
       ++no;
-      EXPECT_TRUE(m.proof == "material" || m.proof == "forced_line" ||
-                  m.proof == "exhaustive_search")
-          << m.proof;
+      EXPECT_TRUE(m.proof == MateProof::kMaterial || m.proof == MateProof::kForcedLine ||
+                  m.proof == MateProof::kExhaustiveSearch)
+          << ToString(m.proof);
     } else {
       ++unknown;
     }
@@ -315,11 +315,11 @@ TEST(MateAbility, MateAfterTheSeventyFiveMoveLimitDoesNotCount) {
   MateAbility m =
       AnalyzeMateAbility(FromFen("8/8/8/4k3/8/8/8/1N2KN2 w - - 147 200"), kWhite, WithTables());
   EXPECT_EQ(m.answer, CanMate::kNo);
-  EXPECT_EQ(m.proof, "seventy_five_move_rule");
+  EXPECT_EQ(m.proof, MateProof::kSeventyFiveMoveRule);
   // The same men far from the limit: not decided by the rule.
   EXPECT_NE(
       AnalyzeMateAbility(FromFen("8/8/8/4k3/8/8/8/1N2KN2 w - - 0 200"), kWhite, WithTables()).proof,
-      "seventy_five_move_rule");
+      MateProof::kSeventyFiveMoveRule);
   // K+Q v K, mate in two plies with one ply to spare.
   Position qk = FromFen("7k/8/5K2/8/8/8/8/6Q1 w - - 147 200");
   m = AnalyzeMateAbility(qk, kWhite, WithTables());
@@ -329,7 +329,7 @@ TEST(MateAbility, MateAfterTheSeventyFiveMoveLimitDoesNotCount) {
   // A capture inside the horizon restarts the clock: the rule alone cannot
   // decide, and the answer comes from the other methods.
   m = AnalyzeMateAbility(FromFen("7k/8/5K2/8/8/8/6r1/6Q1 w - - 148 200"), kWhite, WithTables());
-  EXPECT_NE(m.proof, "seventy_five_move_rule");
+  EXPECT_NE(m.proof, MateProof::kSeventyFiveMoveRule);
 }
 
 // Mate in one by a discovered check only (the knight leaves the h-file and

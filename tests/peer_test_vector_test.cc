@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/mate/mate_ability.h"
 #include "tests/test_support.h"
 
@@ -65,9 +66,10 @@ TEST(PeerTestVector, NoWrongAnswerAndFewUnknown) {
         if (m.answer == CanMate::kUnknown) {
           ++unknown;
         } else if ((m.answer == CanMate::kYes) != p.can_mate[side]) {
-          wrong[id].push_back("line " + std::to_string(p.line) + ": " + p.fen +
-                              (side == kWhite ? " white: " : " black: ") + ToString(m.answer) +
-                              (m.proof.empty() ? "" : " (" + m.proof + ")"));
+          wrong[id].push_back(
+              "line " + std::to_string(p.line) + ": " + p.fen +
+              (side == kWhite ? " white: " : " black: ") + ToString(m.answer) +
+              (m.proof == MateProof::kNone ? "" : absl::StrCat(" (", ToString(m.proof), ")")));
         }
       }
     }

@@ -89,7 +89,7 @@ TEST(Article5, PerSideMateAbility) {
   Game game(FromFen("8/8/8/4k3/8/8/3q4/1N2K3 w - - 0 1"));
   Assessment a = Assess(game, WithTables());
   EXPECT_EQ(a.white.answer, CanMate::kNo);
-  EXPECT_EQ(a.white.proof, "material");
+  EXPECT_EQ(a.white.proof, MateProof::kMaterial);
   EXPECT_EQ(a.black.answer, CanMate::kYes);
   EXPECT_FALSE(a.black.line.empty());
   EXPECT_EQ(a.dead, false);

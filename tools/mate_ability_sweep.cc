@@ -140,11 +140,11 @@ int Run(int argc, char** argv) {
         if (search.plies >= 0) {
           ++n.disagree;
           std::printf("DISAGREE %s %s: proof %s, yet mate in %d plies: %s\n", pos->Fen().c_str(),
-                      side == kWhite ? "white" : "black", answer.proof.c_str(), search.plies,
+                      side == kWhite ? "white" : "black", ToString(answer.proof), search.plies,
                       line.c_str());
         } else if (search.complete) {
           ++n.confirmed;
-          ++n.confirmed_by_proof[answer.proof];
+          ++n.confirmed_by_proof[ToString(answer.proof)];
         } else {
           ++n.open;
         }

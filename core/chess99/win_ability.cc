@@ -159,29 +159,17 @@ class CooperativeSearch {
 
 }  // namespace
 
-const char* WinAbilityName(WinAbility w) {
-  switch (w) {
-    case WinAbility::kNo:
-      return "no";
-    case WinAbility::kYes:
-      return "yes";
-    case WinAbility::kUnknown:
-      break;
-  }
-  return "unknown";
-}
-
 SideWinAbility CanWin(const Position& pos, Color side, const SearchLimits& limits) {
   SideWinAbility out;
   if (pos.bare_kings()) {
     out.answer = WinAbility::kNo;
-    out.proof = "bare_kings";
+    out.proof = MateProof::kBareKings;
     out.section = "D8 §5.4";
     return out;
   }
   if (pos.lone_king(side)) {
     out.answer = WinAbility::kNo;
-    out.proof = "lone_king";
+    out.proof = MateProof::kLoneKing;
     out.section = "D7 §5.4";
     return out;
   }

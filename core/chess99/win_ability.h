@@ -19,16 +19,17 @@
 #include <vector>
 
 #include "core/chess99/position.h"
+#include "core/domain/can_mate.h"
 
 namespace arbiter::chess99 {
 
-enum class WinAbility : uint8_t { kNo, kYes, kUnknown };
-const char* WinAbilityName(WinAbility w);  // "no", "yes", "unknown"
+// The answer is the one type chess uses for "can mate" (core/domain).
+using WinAbility = CanMate;
 
 struct SideWinAbility {
   WinAbility answer = WinAbility::kUnknown;
-  std::string proof;    // kNo: "lone_king" or "bare_kings"
-  std::string section;  // kNo: "D7 §5.4" or "D8 §5.4"
+  MateProof proof = MateProof::kNone;  // kNo: kLoneKing or kBareKings
+  std::string section;                 // kNo: "D7 §5.4" or "D8 §5.4"
   // kYes: the moves from the analysed position, both sides, coordinate
   // notation; the last one captures the king and wins.
   std::vector<std::string> line;

@@ -22,23 +22,11 @@
 
 namespace arbiter {
 
-const char* ToString(CanMate c) {
-  switch (c) {
-    case CanMate::kYes:
-      return "yes";
-    case CanMate::kNo:
-      return "no";
-    case CanMate::kUnknown:
-      break;
-  }
-  return "unknown";
-}
-
 MateAbility MaterialMateAbility(const Position& pos, Color side) {
   MateAbility result;
   if (HasInsufficientMaterial(pos, side)) {
     result.answer = CanMate::kNo;
-    result.proof = "material";
+    result.proof = MateProof::kMaterial;
   }
   return result;
 }
@@ -110,7 +98,7 @@ MateAbility RetrogradeMateAbility(const Position& pos, Color side,
   if (!can.ok()) return out;
   if (!*can) {
     out.answer = CanMate::kNo;
-    out.proof = "retrograde";
+    out.proof = MateProof::kRetrograde;
     return out;
   }
   // A shortest helpmate, read off the tables' distances. The tables ignore
@@ -130,17 +118,18 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   MateAbility result = MaterialMateAbility(pos, side);
   if (result.answer == CanMate::kNo) return result;
   if (pos.side_to_move() != side && pos.in_check() && !HasLegalMove(pos))
-    return MateAbility{CanMate::kYes, "", {}};  // already mated
+    return MateAbility{CanMate::kYes, MateProof::kNone, {}};  // already mated
 
   // 3. Near the 75-move limit every line to the automatic draw is searched:
   //    the rule itself may decide (9.6.2 ends the game before any mate).
   MoveLimitResult limit = SearchBeforeMoveLimit(pos, side, options.node_budget / 4);
-  if (limit.outcome == MoveLimitResult::kMate) return MateAbility{CanMate::kYes, "", limit.line};
+  if (limit.outcome == MoveLimitResult::kMate)
+    return MateAbility{CanMate::kYes, MateProof::kNone, limit.line};
   if (limit.outcome == MoveLimitResult::kNoMateBeforeLimit)
-    return MateAbility{CanMate::kNo, "seventy_five_move_rule", {}};
+    return MateAbility{CanMate::kNo, MateProof::kSeventyFiveMoveRule, {}};
 
   // 4. The blocked-pawn fortress: a static proof, no search.
-  if (FortressDeniesMate(pos, side)) return MateAbility{CanMate::kNo, "fortress", {}};
+  if (FortressDeniesMate(pos, side)) return MateAbility{CanMate::kNo, MateProof::kFortress, {}};
 
   // 5. In small endgames the retrograde tables give a mating line at once
   //     (a probe and a walk down the mate distances), where a search may
@@ -163,7 +152,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     GuidedMateSearch guided(side, budget, options.table_bytes);
     const bool found = guided.Find(work, kGuidedMaxPlies, &line) && LineIsPlayable(pos, side, line);
     used += guided.nodes();
-    if (found) return MateAbility{CanMate::kYes, "", line};
+    if (found) return MateAbility{CanMate::kYes, MateProof::kNone, line};
     return std::nullopt;
   };
   // Trading down to a small endgame the tables settle (8, 13).
@@ -172,7 +161,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     if (FindMateByReduction(pos, side, *options.retrograde, options.node_budget / 20,
                             kReductionCredit, &reduced) &&
         LineIsPlayable(pos, side, reduced))
-      return MateAbility{CanMate::kYes, "", reduced};
+      return MateAbility{CanMate::kYes, MateProof::kNone, reduced};
     return std::nullopt;
   };
   const uint64_t first_dive = std::min(options.node_budget / 4, kFirstDiveNodes);
@@ -185,7 +174,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     std::vector<Move> still;
     if (FindMateWithStillMen(pos, side, *options.retrograde, kStillMenSets, kStillMenProbes,
                              &still))
-      return MateAbility{CanMate::kYes, "", still};
+      return MateAbility{CanMate::kYes, MateProof::kNone, still};
   }
 
   // 8. A winner without queen or rook mates with the loser's men as
@@ -223,7 +212,8 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   if (options.syzygy && PopCount(pos.pieces()) <= options.syzygy->largest() &&
       !pos.castling_rights()) {
     absl::StatusOr<std::vector<Move>> won = SyzygyMatingLine(*options.syzygy, pos, side);
-    if (won.ok() && LineIsPlayable(pos, side, *won)) return MateAbility{CanMate::kYes, "", *won};
+    if (won.ok() && LineIsPlayable(pos, side, *won))
+      return MateAbility{CanMate::kYes, MateProof::kNone, *won};
   }
 
   // 13. More men: trade down to a small endgame the tables settle.
@@ -234,7 +224,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   // 14. Exact helpmate search: the shortest line, where the dive failed.
   HelpmateSearch search(side, options.node_budget / 4, options.table_bytes);
   if (search.Find(work, options.max_plies, &line) && LineIsPlayable(pos, side, line))
-    return MateAbility{CanMate::kYes, "", line};
+    return MateAbility{CanMate::kYes, MateProof::kNone, line};
   used += search.nodes();
 
   // 15. Real endgames often need a new queen first: promote, then mate.
@@ -253,7 +243,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
       used += finish.nodes();
       to_queen.insert(to_queen.end(), rest.begin(), rest.end());
       if (mated && LineIsPlayable(pos, side, to_queen))
-        return MateAbility{CanMate::kYes, "", to_queen};
+        return MateAbility{CanMate::kYes, MateProof::kNone, to_queen};
     }
   }
 

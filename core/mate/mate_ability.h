@@ -10,19 +10,17 @@
 
 #include "absl/status/status.h"
 #include "core/chess/position.h"
+#include "core/domain/can_mate.h"
 #include "core/mate/material.h"
 #include "core/tablebase/retrograde.h"
 #include "core/tablebase/syzygy.h"
 
 namespace arbiter {
 
-enum class CanMate { kYes, kNo, kUnknown };
-const char* ToString(CanMate c);
-
 struct MateAbility {
   CanMate answer = CanMate::kUnknown;
-  // For kNo: how it was proven ("material", ...). Empty otherwise.
-  std::string proof;
+  // For kNo: how it was proven; kNone otherwise.
+  MateProof proof = MateProof::kNone;
   // For kYes: moves from the position to a checkmate by this side.
   std::vector<Move> line;
 };

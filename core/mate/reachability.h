@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/chess/position.h"
+#include "core/domain/can_mate.h"
 
 namespace arbiter {
 
@@ -19,7 +20,9 @@ struct ReachabilityResult {
   bool only_forced_moves = true;  // every explored position had one move
 
   // The proof a kNoMate outcome gives for "cannot mate".
-  const char* proof() const { return only_forced_moves ? "forced_line" : "exhaustive_search"; }
+  MateProof proof() const {
+    return only_forced_moves ? MateProof::kForcedLine : MateProof::kExhaustiveSearch;
+  }
 };
 
 // Which positions the explorations leave unexpanded, because no mate by

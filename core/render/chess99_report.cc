@@ -13,11 +13,11 @@ std::string Quoted(const std::string& s) { return json::Quote(s); }
 
 std::string SideJson(const chess99::SideWinAbility& s) {
   json::Object o;
-  o.Add("can_win", chess99::WinAbilityName(s.answer));
-  if (s.proof.empty()) {
+  o.Add("can_win", ToString(s.answer));
+  if (s.proof == MateProof::kNone) {
     o.AddNull("proof");
   } else {
-    o.Add("proof", s.proof);
+    o.Add("proof", ToString(s.proof));
     o.Add("section", s.section);
   }
   if (s.answer == chess99::WinAbility::kYes)
@@ -65,8 +65,9 @@ std::string Chess99ReportText(const Chess99Report& r) {
   for (chess99::Color c : {chess99::kWhite, chess99::kBlack}) {
     const chess99::SideWinAbility& s = a.can_win[c];
     absl::StrAppend(&out, "\n", c == chess99::kWhite ? "White" : "Black",
-                    " can win: ", chess99::WinAbilityName(s.answer));
-    if (!s.proof.empty()) absl::StrAppend(&out, " (proof: ", s.proof, ", ", s.section, ")");
+                    " can win: ", ToString(s.answer));
+    if (s.proof != MateProof::kNone)
+      absl::StrAppend(&out, " (proof: ", ToString(s.proof), ", ", s.section, ")");
     if (s.answer == chess99::WinAbility::kYes) {
       absl::StrAppend(&out, ", e.g.");
       for (const std::string& m : s.line) absl::StrAppend(&out, " ", m);

@@ -72,7 +72,7 @@ std::string GameVerdictJson(const GameVerdict& v) {
     json::Object w;
     w.Add("side", ColorName(*r.winner_side));
     w.Add("can_mate", ToString(r.winner_can_mate.answer));
-    w.AddTextOrNull("proof", r.winner_can_mate.proof);
+    w.AddTextOrNull("proof", ToString(r.winner_can_mate.proof));
     if (r.winner_can_mate.answer == CanMate::kYes)
       w.AddRaw("line",
                json::Array(v.winner_line, [](const std::string& s) { return json::Quote(s); }));

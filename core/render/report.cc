@@ -28,7 +28,7 @@ std::string MoveArray(const Position& pos, const std::vector<Move>& moves) {
 std::string MateAbilityJson(const Position& pos, const MateAbility& m) {
   json::Object o;
   o.Add("can_mate", ToString(m.answer));
-  o.AddTextOrNull("proof", m.proof);
+  o.AddTextOrNull("proof", ToString(m.proof));
   if (m.answer == CanMate::kYes)
     o.AddRaw("line", UciLine(pos, m.line));
   else
@@ -75,8 +75,9 @@ std::string AssessmentJson(const Position& pos, const Assessment& a,
     o.AddNull("dead");
   // The proof of deadness: both sides' "no" proofs, joined when they differ.
   if (a.dead.value_or(false)) {
-    std::string proof =
-        a.white.proof == a.black.proof ? a.white.proof : a.white.proof + "+" + a.black.proof;
+    std::string proof = a.white.proof == a.black.proof
+                            ? ToString(a.white.proof)
+                            : absl::StrCat(ToString(a.white.proof), "+", ToString(a.black.proof));
     o.Add("proof", proof);
   } else {
     o.AddNull("proof");

@@ -89,12 +89,12 @@ MateAbility ClosedPositionProbe(Game& game, Color side, size_t legal_moves, uint
   MateAbility m;
   if (legal_moves == 1 && ForcedLineDeniesMate(pos, side)) {
     m.answer = CanMate::kNo;
-    m.proof = "forced_line";
+    m.proof = MateProof::kForcedLine;
   } else if (bool locked = pos.pieces(kPawn) && AllPawnsLocked(pos);
              locked || NearlyStalemated(pos, legal_moves)) {
     if (locked && FortressDeniesMate(pos, side)) {
       m.answer = CanMate::kNo;
-      m.proof = "fortress";
+      m.proof = MateProof::kFortress;
       return m;
     }
     uint64_t signature = StructureSignature(pos);
@@ -152,7 +152,7 @@ Assessment Assess(Game& game, const MateSearchOptions& options, std::optional<Co
   if (a.status == GameStatus::kCheckmate) {
     // The side that delivered mate evidently could: an empty line.
     MateAbility& winner = pos.side_to_move() == kWhite ? a.black : a.white;
-    winner = MateAbility{CanMate::kYes, "", {}};
+    winner = MateAbility{CanMate::kYes, MateProof::kNone, {}};
   }
   if (a.white.answer == CanMate::kNo && a.black.answer == CanMate::kNo)
     a.dead = true;
