@@ -98,8 +98,9 @@ void Chess99Target(std::string_view input) {
   ARBITER_FUZZ_CHECK(j.plies_played >= 0 && j.plies_played <= int(plies.size()),
                      std::string(input.substr(0, 200)));
   ARBITER_FUZZ_CHECK(j.ended_at_ply <= j.plies_played, std::string(input.substr(0, 200)));
-  ARBITER_FUZZ_CHECK((j.result == "*") == j.rule.empty() || !j.error.empty(),
-                     absl::StrCat(j.result, " ", j.rule));
+  ARBITER_FUZZ_CHECK(
+      (j.result == GameResult::kUnfinished) == (j.rule == Rule::kUnfinished) || !j.error.empty(),
+      absl::StrCat(ToString(j.result), " ", ToString(j.rule)));
 
   if (Over(pos)) return;
   // A small search: enough to find short wins and check their lines, cheap
@@ -114,7 +115,7 @@ void Chess99Target(std::string_view input) {
     std::vector<chess99::GamePly> line;
     for (const std::string& mv : s.line) line.push_back(chess99::GamePly{mv, false, {}});
     chess99::GameJudgement won = chess99::JudgeGame(pos, line);
-    ARBITER_FUZZ_CHECK(won.rule == "king_capture" && won.winner == side, pos.Fen());
+    ARBITER_FUZZ_CHECK(won.rule == Rule::kKingCapture && won.winner == side, pos.Fen());
   }
 }
 

@@ -75,7 +75,7 @@ inline void CheckSameGames(const std::vector<RawGame>& a_games, const std::vecto
 inline void CheckChess99Game(const RawGame& raw, ReplayedGame* scratch, GameVerdict* verdict) {
   const std::string where = absl::StrCat("Chess 99 game ", raw.index);
   VerifyGame(raw, FuzzSearchOptions(), scratch, verdict);
-  ARBITER_FUZZ_CHECK(verdict->rules == "chess99", where);
+  ARBITER_FUZZ_CHECK(verdict->rules == Ruleset::kChess99, where);
   ARBITER_FUZZ_CHECK(verdict->ruling.has_value() == verdict->error.empty(), where);
   if (!raw.error.ok()) ARBITER_FUZZ_CHECK(!verdict->error.empty(), where);
   if (verdict->ruling) {
@@ -85,7 +85,8 @@ inline void CheckChess99Game(const RawGame& raw, ReplayedGame* scratch, GameVerd
     ARBITER_FUZZ_CHECK(r.moves_after_end >= 0 && r.moves_after_end <= verdict->plies, where);
     // A captured king is missing from the end position, which FEN-9 then
     // (rightly) refuses; every other end position reads back.
-    if (r.rule != "king_capture" && r.rule != "drawn_king_capture" && r.rule != "lone_king") {
+    if (r.rule != Rule::kKingCapture && r.rule != Rule::kDrawnKingCapture &&
+        r.rule != Rule::kLoneKing) {
       absl::StatusOr<chess99::Position> end = chess99::Position::FromFen(verdict->end_fen);
       ARBITER_FUZZ_CHECK(end.ok() && end->Fen() == verdict->end_fen,
                          absl::StrCat(where, ": end FEN ", verdict->end_fen));

@@ -334,8 +334,8 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
   if (v.ruling) {
     const Ruling& r = *v.ruling;
     v1::Ruling* pr = out.mutable_ruling();
-    pr->set_ruling(r.ruling);
-    pr->set_rule(r.rule);
+    pr->set_ruling(ToString(r.ruling));
+    pr->set_rule(ToString(r.rule));
     pr->set_article(r.article);
     if (r.ended_at_ply) pr->set_ended_at_ply(*r.ended_at_ply);
     pr->set_moves_after_end(r.moves_after_end);
@@ -360,7 +360,8 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
   for (const std::string& m : v.winner_line) out.add_winner_line(m);
   out.set_error(v.error);
   out.set_error_line(v.error_line);
-  out.set_rules(v.rules);
+  // "" for the FIDE Laws, as the field has always said.
+  out.set_rules(v.rules == Ruleset::kChess99 ? ToString(v.rules) : "");
   out.set_detail(v.detail);
   if (v.tablebase) {
     v1::TablebaseJudgement* t = out.mutable_tablebase();
@@ -382,15 +383,26 @@ absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
   out.winner_line.assign(v.winner_line().begin(), v.winner_line().end());
   out.error = v.error();
   out.error_line = v.error_line();
-  out.rules = v.rules();
+  if (v.rules().empty()) {
+    out.rules = Ruleset::kFide;
+  } else if (std::optional<Ruleset> rules = ParseRuleset(v.rules())) {
+    out.rules = *rules;
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat("unknown rules \"", v.rules(), "\""));
+  }
   out.detail = v.detail();
   out.first_move_after_end = v.first_move_after_end();
   out.encoding = v.encoding();
   if (v.has_ruling()) {
     const v1::Ruling& pr = v.ruling();
     Ruling r;
-    r.ruling = pr.ruling();
-    r.rule = pr.rule();
+    std::optional<GameResult> result = ParseGameResult(pr.ruling());
+    if (!result)
+      return absl::InvalidArgumentError(absl::StrCat("unknown ruling \"", pr.ruling(), "\""));
+    r.ruling = *result;
+    std::optional<Rule> rule = ParseRule(pr.rule());
+    if (!rule) return absl::InvalidArgumentError(absl::StrCat("unknown rule \"", pr.rule(), "\""));
+    r.rule = *rule;
     r.article = pr.article();
     r.ended_at_ply = Optional(pr.has_ended_at_ply(), int(pr.ended_at_ply()));
     r.moves_after_end = pr.moves_after_end();
@@ -533,7 +545,7 @@ v1::Assessment ToProto(const Chess99Report& r) {
     pk->set_move(k.move);
     pk->set_site(k.site);
     pk->set_wins(k.wins);
-    pk->set_rule(k.rule);
+    pk->set_rule(ToString(k.rule));
     pk->set_section(k.section);
   }
   c->set_king_capture_claim(a.d5_claim_available);
@@ -559,8 +571,11 @@ absl::StatusOr<Chess99Report> Chess99FromProto(const v1::Assessment& in) {
     if (!s.ok()) return s.status();
     a.can_win[side] = *std::move(s);
   }
-  for (const v1::Chess99KingCapture& k : c.king_captures())
-    a.king_captures.push_back({k.move(), k.site(), k.wins(), k.rule(), k.section()});
+  for (const v1::Chess99KingCapture& k : c.king_captures()) {
+    std::optional<Rule> rule = ParseRule(k.rule());
+    if (!rule) return absl::InvalidArgumentError(absl::StrCat("unknown rule \"", k.rule(), "\""));
+    a.king_captures.push_back({k.move(), k.site(), k.wins(), *rule, k.section()});
+  }
   a.d5_claim_available = c.king_capture_claim();
   a.opponent_moves_completed = c.opponent_moves_completed();
   a.d6_window_open = c.ninety_nine_window_open();

@@ -25,8 +25,8 @@ GameJudgement Judge(std::string_view fen, const std::vector<GamePly>& plies,
 }
 
 void ExpectOngoing(const GameJudgement& j) {
-  EXPECT_EQ(j.result, "*");
-  EXPECT_EQ(j.rule, "");
+  EXPECT_EQ(j.result, GameResult::kUnfinished);
+  EXPECT_EQ(j.rule, Rule::kUnfinished);
   EXPECT_EQ(j.ended_at_ply, -1);
   EXPECT_EQ(j.error, "");
 }
@@ -50,8 +50,8 @@ TEST(Chess99Endings, E2PaladinRange) {
   EXPECT_EQ(paladin, 24);
   // Pxa1? No: a game where the paladin walks to i8's neighbour and takes.
   const auto j = Judge("9/8k/9/9/4A4/9/9/K8/9 w - - 0 1", {M("e5g7"), M("i8h9"), M("g7h9")});
-  EXPECT_EQ(j.result, "1-0");
-  EXPECT_EQ(j.rule, "king_capture");
+  EXPECT_EQ(j.result, GameResult::kWhiteWins);
+  EXPECT_EQ(j.rule, Rule::kKingCapture);
 }
 
 TEST(Chess99Endings, E3EnPassantByBishop) {
@@ -69,8 +69,8 @@ TEST(Chess99Endings, E4DoubleStepPromotionThenEnPassant) {
   const auto j = Judge("2k6/9/1P7/9/9/9/9/9/4K4 w - - 0 40", {M("b79=B"), M("Kxb8(B*)")});
   EXPECT_EQ(j.end_fen, "9/1k7/9/9/9/9/9/9/4K4 w - - 0 41");
   // Taking the last white unit leaves two bare kings: drawn at once (D8).
-  EXPECT_EQ(j.result, "1/2-1/2");
-  EXPECT_EQ(j.rule, "bare_kings");
+  EXPECT_EQ(j.result, GameResult::kDraw);
+  EXPECT_EQ(j.rule, Rule::kBareKings);
   EXPECT_EQ(j.ended_at_ply, 2);
 }
 
@@ -115,8 +115,8 @@ TEST(Chess99Endings, E8LongCastlingAndBlocking) {
 
 TEST(Chess99Endings, E9CleanWin) {
   const auto j = Judge("4k4/9/p8/9/9/4Q4/9/9/4K4 w - - 0 50", {M("Qxe9(K)")});
-  EXPECT_EQ(j.result, "1-0");
-  EXPECT_EQ(j.rule, "king_capture");
+  EXPECT_EQ(j.result, GameResult::kWhiteWins);
+  EXPECT_EQ(j.rule, Rule::kKingCapture);
   EXPECT_EQ(j.section, "§5.1");
   EXPECT_EQ(j.winner, kWhite);
   EXPECT_EQ(j.ended_at_ply, 1);
@@ -125,16 +125,16 @@ TEST(Chess99Endings, E9CleanWin) {
 TEST(Chess99Endings, E10CapturingPieceDecides) {
   const char* fen = "9/9/9/2N6/3Kk4/9/2b6/9/9 w - - 0 60";
   const auto king = Judge(fen, {M("Kxe5")});
-  EXPECT_EQ(king.result, "1/2-1/2");
-  EXPECT_EQ(king.rule, "drawn_king_capture");
+  EXPECT_EQ(king.result, GameResult::kDraw);
+  EXPECT_EQ(king.rule, Rule::kDrawnKingCapture);
   EXPECT_EQ(king.section, "D4 §5.1");
   const auto knight = Judge(fen, {M("Nxe5")});
-  EXPECT_EQ(knight.result, "1-0");
-  EXPECT_EQ(knight.rule, "king_capture");
+  EXPECT_EQ(knight.result, GameResult::kWhiteWins);
+  EXPECT_EQ(knight.rule, Rule::kKingCapture);
   // White could also claim (D5) with any move, say a knight retreat.
   const auto claim = Judge(fen, {Claim("Nc6a7")});
-  EXPECT_EQ(claim.result, "1/2-1/2");
-  EXPECT_EQ(claim.rule, "claim_king_capture_available");
+  EXPECT_EQ(claim.result, GameResult::kDraw);
+  EXPECT_EQ(claim.rule, Rule::kClaimKingCaptureAvailable);
   EXPECT_EQ(claim.section, "D5 §5.4");
   ASSERT_EQ(claim.claims.size(), 1u);
   EXPECT_TRUE(claim.claims[0].valid);
@@ -144,36 +144,36 @@ TEST(Chess99Endings, E10CapturingPieceDecides) {
 TEST(Chess99Endings, E11DiscoveredCheckStory) {
   const char* fen = "9/9/4q4/6k2/9/9/3p5/9/1B2K4 b - - 0 30";
   const auto j = Judge(fen, {M("Qe2"), M("Kxe2"), M("dxe2(K)")});
-  EXPECT_EQ(j.result, "1/2-1/2");
-  EXPECT_EQ(j.rule, "drawn_king_capture");
+  EXPECT_EQ(j.result, GameResult::kDraw);
+  EXPECT_EQ(j.rule, Rule::kDrawnKingCapture);
   EXPECT_EQ(j.ended_at_ply, 3);
   EXPECT_EQ(j.end_fen, "9/9/9/6k2/9/9/9/4p4/1B7 w - - 0 32");
   // The intermediate position is the one the spec shows.
   EXPECT_EQ(Judge(fen, {M("Qe2"), M("Kxe2")}).end_fen, "9/9/9/6k2/9/9/3p5/4K4/1B7 b - - 0 31");
   // Black could instead claim at once (D5).
   const auto claim = Judge(fen, {M("Qe2"), M("Kxe2"), Claim("Kg6g7")});
-  EXPECT_EQ(claim.rule, "claim_king_capture_available");
-  EXPECT_EQ(claim.result, "1/2-1/2");
+  EXPECT_EQ(claim.rule, Rule::kClaimKingCaptureAvailable);
+  EXPECT_EQ(claim.result, GameResult::kDraw);
 }
 
 TEST(Chess99Endings, E12LoneKing) {
   const char* fen = "9/9/9/9/4k4/3K5/9/9/n8 w - - 0 70";
   const auto j = Judge(fen, {M("Kxe5")});
-  EXPECT_EQ(j.result, "1/2-1/2");
-  EXPECT_EQ(j.rule, "lone_king");
+  EXPECT_EQ(j.result, GameResult::kDraw);
+  EXPECT_EQ(j.rule, Rule::kLoneKing);
   EXPECT_EQ(j.section, "D7 §5.4");
   // Black, with K+N, can still win: the knight takes the king.
   const auto black = Judge(fen, {M("Kc3"), M("Kd5"), M("Kc2"), M("Nxc2(K)")});
-  EXPECT_EQ(black.result, "0-1");
-  EXPECT_EQ(black.rule, "king_capture");
+  EXPECT_EQ(black.result, GameResult::kBlackWins);
+  EXPECT_EQ(black.rule, Rule::kKingCapture);
   // White's king taking the knight instead leaves bare kings (D8).
-  EXPECT_EQ(Judge(fen, {M("Kc3"), M("Kd5"), M("Kb2"), M("Ke5"), M("Kxa1")}).rule, "bare_kings");
+  EXPECT_EQ(Judge(fen, {M("Kc3"), M("Kd5"), M("Kb2"), M("Ke5"), M("Kxa1")}).rule, Rule::kBareKings);
 }
 
 TEST(Chess99Endings, E13TwoBareKings) {
   const auto j = Judge("9/9/9/9/9/9/4k4/3n5/4K4 w - - 0 80", {M("Kxd2")});
-  EXPECT_EQ(j.result, "1/2-1/2");
-  EXPECT_EQ(j.rule, "bare_kings");
+  EXPECT_EQ(j.result, GameResult::kDraw);
+  EXPECT_EQ(j.rule, Rule::kBareKings);
   EXPECT_EQ(j.section, "D8 §5.4");
   EXPECT_EQ(j.ended_at_ply, 1);
 }
@@ -182,8 +182,8 @@ TEST(Chess99Endings, E14NoStalemate) {
   for (const char* king : {"Ka2", "Kb1", "Kb2"}) {
     const auto j = Judge("7k1/9/9/9/9/9/1q7/9/K8 w - - 0 45",
                          {M(king), M(std::string("Qx") + std::string(king).substr(1))});
-    EXPECT_EQ(j.result, "0-1") << king;
-    EXPECT_EQ(j.rule, "king_capture");
+    EXPECT_EQ(j.result, GameResult::kBlackWins) << king;
+    EXPECT_EQ(j.rule, Rule::kKingCapture);
     EXPECT_EQ(j.winner, kBlack);
   }
 }
@@ -216,8 +216,8 @@ TEST(Chess99Endings, E16BlackMove98Invalid99Valid) {
   EXPECT_EQ(b98.pending_offer, kBlack);
   // Black's 99th move: White has completed 99; the king is safe on e8.
   const auto b99 = Judge(At(99, 'b'), {Claim("Ke8")});
-  EXPECT_EQ(b99.result, "1/2-1/2");
-  EXPECT_EQ(b99.rule, "claim_99_moves");
+  EXPECT_EQ(b99.result, GameResult::kDraw);
+  EXPECT_EQ(b99.rule, Rule::kClaim99Moves);
   EXPECT_EQ(b99.section, "D6 §5.4");
   EXPECT_EQ(b99.claims[0].opponent_moves_completed, 99);
 }
@@ -228,7 +228,7 @@ TEST(Chess99Endings, E16WhiteMove99Invalid100Valid) {
   EXPECT_TRUE(w99.claims[0].became_offer);
   EXPECT_EQ(w99.claims[0].opponent_moves_completed, 98);
   const auto w100 = Judge(At(100, 'w'), {Claim("Ke2")});
-  EXPECT_EQ(w100.rule, "claim_99_moves");
+  EXPECT_EQ(w100.rule, Rule::kClaim99Moves);
   // If nobody claims, play just goes on past move 99.
   ExpectOngoing(Judge(At(99, 'w'), {M("Ke2"), M("Ke8"), M("Ke1"), M("Ke9"), M("Ke2")}));
 }
@@ -244,15 +244,15 @@ TEST(Chess99Endings, E16InCheckAfterMoveBecomesOffer) {
   EXPECT_FALSE(declined.claims[0].accepted);
   EXPECT_FALSE(declined.pending_offer.has_value());  // the move declined it
   const auto accepted = Judge(fen, {Claim("Kd8"), Accept()});
-  EXPECT_EQ(accepted.result, "1/2-1/2");
-  EXPECT_EQ(accepted.rule, "agreement");
+  EXPECT_EQ(accepted.result, GameResult::kDraw);
+  EXPECT_EQ(accepted.rule, Rule::kAgreement);
   EXPECT_EQ(accepted.section, "D1 §5.4");
   EXPECT_EQ(accepted.ended_at_ply, 1);
   EXPECT_TRUE(accepted.claims[0].accepted);
   // The offer does not outlive White's move: accepting later is an error.
   const auto late = Judge(fen, {Claim("Kd8"), M("Ke2"), M("Ke8"), Accept()});
   EXPECT_EQ(late.error_ply, 4);
-  EXPECT_EQ(late.result, "*");
+  EXPECT_EQ(late.result, GameResult::kUnfinished);
 }
 
 // The draw-rules page's own line (seed 002): White's first chance is move
@@ -262,8 +262,8 @@ TEST(Chess99Endings, E16DrawRulesPageLine) {
   const auto j = Judge("9/9/9/9/9/1p7/6k2/4n4/7K1 b - - 0 96",
                        {M("b42"), M("Ki1"), M("b1"), M("Kh1"), M("b=Be4"), M("Ki1"), M("Ng1"),
                         Claim("Kh1"), M("Bxh1(K)")});
-  EXPECT_EQ(j.result, "0-1");
-  EXPECT_EQ(j.rule, "king_capture");
+  EXPECT_EQ(j.result, GameResult::kBlackWins);
+  EXPECT_EQ(j.rule, Rule::kKingCapture);
   EXPECT_EQ(j.ended_at_ply, 9);
   ASSERT_EQ(j.claims.size(), 1u);
   EXPECT_EQ(j.claims[0].opponent_moves_completed, 99);
@@ -288,7 +288,7 @@ TEST(Chess99Endings, E16FromTheStartPosition) {
   auto black99 = plies;
   black99.push_back(Claim("Na7"));
   const auto j99 = JudgeGame(Position::Start(), black99);
-  EXPECT_EQ(j99.rule, "claim_99_moves");
+  EXPECT_EQ(j99.rule, Rule::kClaim99Moves);
   EXPECT_EQ(j99.ended_at_ply, 198);
   auto white99 = plies;
   white99[196] = Claim("Na3");
@@ -296,7 +296,7 @@ TEST(Chess99Endings, E16FromTheStartPosition) {
   auto white100 = plies;
   white100.push_back(M("Na7"));
   white100.push_back(Claim("Nb1"));
-  EXPECT_EQ(JudgeGame(Position::Start(), white100).rule, "claim_99_moves");
+  EXPECT_EQ(JudgeGame(Position::Start(), white100).rule, Rule::kClaim99Moves);
 }
 
 TEST(Chess99Endings, E17ErroneousKingCaptureClaim) {
@@ -309,7 +309,7 @@ TEST(Chess99Endings, E17ErroneousKingCaptureClaim) {
   EXPECT_EQ(j.pending_offer, kWhite);
   // The opponent may accept it.
   const auto accepted = Judge(fen, {Claim("Qd4"), Accept()});
-  EXPECT_EQ(accepted.rule, "agreement");
+  EXPECT_EQ(accepted.rule, Rule::kAgreement);
   EXPECT_TRUE(accepted.claims[0].accepted);
   // Or play on; the claim cannot be withdrawn, it just lapses.
   ExpectOngoing(Judge(fen, {Claim("Qd4"), M("a6")}));
@@ -318,7 +318,7 @@ TEST(Chess99Endings, E17ErroneousKingCaptureClaim) {
 TEST(Chess99Endings, ClaimWithKingCaptureIsDecidedByTheCapture) {
   // §5.4 order: the capture (check 1) comes before the claim (check 3).
   const auto j = Judge("4k4/9/p8/9/9/4Q4/9/9/4K4 w - - 0 50", {Claim("Qxe9")});
-  EXPECT_EQ(j.result, "1-0");
+  EXPECT_EQ(j.result, GameResult::kWhiteWins);
   ASSERT_EQ(j.claims.size(), 1u);
   EXPECT_TRUE(j.claims[0].superseded);
 }
@@ -326,7 +326,7 @@ TEST(Chess99Endings, ClaimWithKingCaptureIsDecidedByTheCapture) {
 TEST(Chess99Endings, OffersAndAgreement) {
   const char* fen = Position::kStartFen.data();
   const auto j = Judge(fen, {Offer("e4"), Accept()});
-  EXPECT_EQ(j.rule, "agreement");
+  EXPECT_EQ(j.rule, Rule::kAgreement);
   EXPECT_EQ(j.ended_at_ply, 1);
   const auto declined = Judge(fen, {Offer("e4"), M("e6")});
   ExpectOngoing(declined);
@@ -337,13 +337,13 @@ TEST(Chess99Endings, OffersAndAgreement) {
   EXPECT_EQ(Judge(fen, {Offer("e4"), M("e6"), Accept()}).error_ply, 3);
   // Accepting and moving as well: the move comes after the end.
   const auto extra = Judge(fen, {Offer("e4"), Accept("e6")});
-  EXPECT_EQ(extra.rule, "agreement");
+  EXPECT_EQ(extra.rule, Rule::kAgreement);
   EXPECT_EQ(extra.plies_after_end, 1);
 }
 
 TEST(Chess99Endings, MovesAfterTheEndAreReportedNotReplayed) {
   const auto j = Judge("4k4/9/p8/9/9/4Q4/9/9/4K4 w - - 0 50", {M("Qxe9"), M("a5"), M("Ke2")});
-  EXPECT_EQ(j.result, "1-0");
+  EXPECT_EQ(j.result, GameResult::kWhiteWins);
   EXPECT_EQ(j.ended_at_ply, 1);
   EXPECT_EQ(j.plies_played, 1);
   EXPECT_EQ(j.plies_after_end, 2);
@@ -354,50 +354,51 @@ TEST(Chess99Endings, MovesAfterTheEndAreReportedNotReplayed) {
   // A resignation after a decided game changes nothing.
   const auto r = Judge("4k4/9/p8/9/9/4Q4/9/9/4K4 w - - 0 50", {M("Qxe9")},
                        GameEnding{GameEnding::Kind::kResignation, kWhite});
-  EXPECT_EQ(r.result, "1-0");
+  EXPECT_EQ(r.result, GameResult::kWhiteWins);
   EXPECT_TRUE(r.ending_after_end);
 }
 
 TEST(Chess99Endings, ResignationAndFlagFall) {
   const char* fen = "4k4/9/p8/9/9/4Q4/9/9/4K4 w - - 0 50";
   const auto resign = Judge(fen, {M("Qd4")}, GameEnding{GameEnding::Kind::kResignation, kBlack});
-  EXPECT_EQ(resign.result, "1-0");
-  EXPECT_EQ(resign.rule, "resignation");
+  EXPECT_EQ(resign.result, GameResult::kWhiteWins);
+  EXPECT_EQ(resign.rule, Rule::kResignation);
   EXPECT_EQ(resign.section, "§5.2");
   EXPECT_EQ(resign.ended_at_ply, 1);
   const auto flag = Judge(fen, {}, GameEnding{GameEnding::Kind::kFlagFall, kWhite});
-  EXPECT_EQ(flag.result, "0-1");
-  EXPECT_EQ(flag.rule, "time_forfeit");
+  EXPECT_EQ(flag.result, GameResult::kBlackWins);
+  EXPECT_EQ(flag.rule, Rule::kTimeForfeit);
   EXPECT_EQ(flag.section, "§5.3");
   EXPECT_EQ(flag.ended_at_ply, 0);
   // Against a lone king both are draws: the lone king never wins.
   const char* lone = "4k4/9/9/9/9/4Q4/9/9/4K4 w - - 0 50";  // Black: king only
   const auto resign_lone = Judge(lone, {}, GameEnding{GameEnding::Kind::kResignation, kWhite});
-  EXPECT_EQ(resign_lone.result, "1/2-1/2");
-  EXPECT_EQ(resign_lone.rule, "resignation");
+  EXPECT_EQ(resign_lone.result, GameResult::kDraw);
+  EXPECT_EQ(resign_lone.rule, Rule::kResignation);
   const auto flag_lone = Judge(lone, {}, GameEnding{GameEnding::Kind::kFlagFall, kWhite});
-  EXPECT_EQ(flag_lone.result, "1/2-1/2");
-  EXPECT_EQ(flag_lone.rule, "time_forfeit");
+  EXPECT_EQ(flag_lone.result, GameResult::kDraw);
+  EXPECT_EQ(flag_lone.rule, Rule::kTimeForfeit);
   // The lone king's own flag falling loses as usual.
-  EXPECT_EQ(Judge(lone, {}, GameEnding{GameEnding::Kind::kFlagFall, kBlack}).result, "1-0");
+  EXPECT_EQ(Judge(lone, {}, GameEnding{GameEnding::Kind::kFlagFall, kBlack}).result,
+            GameResult::kWhiteWins);
 }
 
 TEST(Chess99Endings, LoneKingAgainstLoneKing) {
   // A record that starts with bare kings is drawn before its first move
   // (checks 2 and 5 of §5.4 also apply to the start position).
   const auto j = Judge("4k4/9/9/9/9/9/9/9/4K4 w - - 0 1", {M("Ke2")});
-  EXPECT_EQ(j.rule, "bare_kings");
+  EXPECT_EQ(j.rule, Rule::kBareKings);
   EXPECT_EQ(j.ended_at_ply, 0);
   EXPECT_EQ(j.plies_after_end, 1);
   // King and rook against a lone king: the lone king's capture only draws,
   // the other side's wins, and taking the rook leaves bare kings.
   const char* fen = "9/9/9/9/4k4/3K5/9/9/r8 w - - 0 70";
-  EXPECT_EQ(Judge(fen, {M("Kxe5")}).rule, "lone_king");
+  EXPECT_EQ(Judge(fen, {M("Kxe5")}).rule, Rule::kLoneKing);
   const auto wins = Judge(fen, {M("Kc3"), M("Ra3"), M("Kb3"), M("Rxb3(K)")});
-  EXPECT_EQ(wins.result, "0-1");
-  EXPECT_EQ(wins.rule, "king_capture");
+  EXPECT_EQ(wins.result, GameResult::kBlackWins);
+  EXPECT_EQ(wins.rule, Rule::kKingCapture);
   const auto bare = Judge(fen, {M("Kc3"), M("Ra3"), M("Kb3"), M("Kd5"), M("Kxa3")});
-  EXPECT_EQ(bare.rule, "bare_kings");
+  EXPECT_EQ(bare.rule, Rule::kBareKings);
   EXPECT_EQ(bare.ended_at_ply, 5);
 }
 
@@ -405,8 +406,8 @@ TEST(Chess99Endings, NoMoveLoses) {
   // §7.9: after Ke9-d9 every white unit is walled in: king a9 by a8 b8 b9,
   // knight b9 by a7 c7 d8, pawns blocked straight ahead with nothing to take.
   const auto j = Judge("KN2k4/PPpP5/P1P6/9/9/9/9/9/9 b - - 0 40", {M("Kd9")});
-  EXPECT_EQ(j.result, "0-1");
-  EXPECT_EQ(j.rule, "no_move");
+  EXPECT_EQ(j.result, GameResult::kBlackWins);
+  EXPECT_EQ(j.rule, Rule::kNoMove);
   EXPECT_EQ(j.section, "§7.9");
   EXPECT_EQ(j.winner, kBlack);
 }
@@ -419,15 +420,15 @@ constexpr char kWalled[] =
 
 TEST(Chess99Endings, NoMoveAgainstLoneKingIsDrawn) {
   const auto lone = Judge(absl::StrCat(kWalled, " w - - 0 1"), {});
-  EXPECT_EQ(lone.result, "1/2-1/2");
-  EXPECT_EQ(lone.rule, "no_move");
+  EXPECT_EQ(lone.result, GameResult::kDraw);
+  EXPECT_EQ(lone.rule, Rule::kNoMove);
   EXPECT_EQ(lone.ended_at_ply, 0);
   // With a black pawn waiting on i1 Black is no lone king: White loses.
   std::string with_pawn = kWalled;
   with_pawn.back() = '2';  // rank 1: k2BRB2p
   with_pawn += "p w - - 0 1";
   const auto loses = Judge(with_pawn, {});
-  EXPECT_EQ(loses.result, "0-1");
+  EXPECT_EQ(loses.result, GameResult::kBlackWins);
   EXPECT_EQ(loses.winner, kBlack);
 }
 
@@ -437,7 +438,7 @@ TEST(Chess99Endings, UnreadableAndIllegalMoves) {
   EXPECT_EQ(j.error_ply, 3);
   EXPECT_NE(j.error.find("ply 3: illegal move 'Qxe9'"), std::string::npos);
   EXPECT_EQ(j.plies_played, 2);
-  EXPECT_EQ(j.result, "*");
+  EXPECT_EQ(j.result, GameResult::kUnfinished);
   EXPECT_EQ(Judge(fen, {M("")}).error, "ply 1: no move");
 }
 

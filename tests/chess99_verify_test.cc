@@ -140,12 +140,12 @@ TEST(Chess99Verdict, EveryEndingWithItsSection) {
     GameVerdict v = Verify(c.pgn);
     ASSERT_TRUE(v.error.empty()) << v.error;
     ASSERT_TRUE(v.ruling.has_value());
-    EXPECT_EQ(v.rules, "chess99");
-    EXPECT_EQ(v.ruling->ruling, c.ruling);
-    EXPECT_EQ(v.ruling->rule, c.rule);
+    EXPECT_EQ(v.rules, Ruleset::kChess99);
+    EXPECT_EQ(ToString(v.ruling->ruling), std::string(c.ruling));
+    EXPECT_EQ(ToString(v.ruling->rule), std::string(c.rule));
     EXPECT_EQ(v.ruling->article, c.section);
     EXPECT_EQ(v.ruling->agrees, c.agrees);
-    EXPECT_EQ(v.ruling->ruling == "*", v.detail.empty());
+    EXPECT_EQ(v.ruling->ruling == GameResult::kUnfinished, v.detail.empty());
   }
 }
 
@@ -156,7 +156,7 @@ TEST(Chess99Verdict, ClaimsAreEvidenceInvalidOnesBecomeOffers) {
   // The early claim became an offer, which Black declined by moving; the
   // declared draw is then an agreement made off the record, and the 99-move
   // ground is open at the end (Black has now completed 99 moves too).
-  EXPECT_EQ(v.ruling->rule, "agreement");
+  EXPECT_EQ(v.ruling->rule, Rule::kAgreement);
   EXPECT_EQ(v.ruling->claim_grounds,
             (std::vector<std::string>{"99_moves_now", "invalid_claim_became_offer@ply1"}));
   v = Verify(
@@ -171,7 +171,7 @@ TEST(Chess99Verdict, BadMovesAreErrorsWithTheirLineMovesAfterTheEndAreCounted) {
   EXPECT_EQ(v.error_line, 5);
   v = Verify(Game("4k4/9/p8/9/9/4Q4/9/9/4K4 w - - 0 50", "1-0", "50. Qxe9(K) a6 1-0"));
   ASSERT_TRUE(v.ruling.has_value()) << v.error;
-  EXPECT_EQ(v.ruling->rule, "king_capture");
+  EXPECT_EQ(v.ruling->rule, Rule::kKingCapture);
   EXPECT_EQ(v.ruling->moves_after_end, 1);
   v = Verify(Game("9/9/9/9/9/9/9/9/9 w - - 0 1", "*", "*"));
   EXPECT_NE(v.error.find("FEN-9"), std::string::npos) << v.error;
@@ -208,7 +208,7 @@ TEST(Chess99Analysis, ReportsWinsDrawsAndClaims) {
     for (const std::string& m : s.line) plies.push_back(chess99::GamePly{m, false, {}});
     chess99::GameJudgement j = chess99::JudgeGame(
         *chess99::Position::FromFen("9/9/9/2N6/3Kk4/9/2b6/9/9 w - - 0 60"), plies);
-    EXPECT_EQ(j.rule, "king_capture");
+    EXPECT_EQ(j.rule, Rule::kKingCapture);
     EXPECT_EQ(j.winner, side);
   }
   const std::string json = Chess99ReportJson(*r);

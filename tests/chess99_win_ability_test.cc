@@ -22,7 +22,7 @@ void ExpectLineWins(const Position& pos, Color side, const SideWinAbility& w) {
   for (const std::string& m : w.line) plies.push_back({m, false, DrawCall::kNone});
   const GameJudgement j = JudgeGame(pos, plies);
   EXPECT_EQ(j.error, "") << pos.Fen();
-  EXPECT_EQ(j.rule, "king_capture") << pos.Fen();
+  EXPECT_EQ(j.rule, Rule::kKingCapture) << pos.Fen();
   EXPECT_EQ(j.winner, side) << pos.Fen();
   EXPECT_EQ(j.ended_at_ply, static_cast<int>(w.line.size())) << pos.Fen();
 }
@@ -100,12 +100,12 @@ TEST(Chess99WinAbility, KingCapturesNowAndClaims) {
   for (const KingCaptureNow& k : a.king_captures) {
     if (k.move == "d5e5") {
       EXPECT_FALSE(k.wins);
-      EXPECT_EQ(k.rule, "drawn_king_capture");
+      EXPECT_EQ(k.rule, Rule::kDrawnKingCapture);
       EXPECT_EQ(k.site, "Kxe5(K)");
     } else {
       EXPECT_EQ(k.move, "c6e5");
       EXPECT_TRUE(k.wins);
-      EXPECT_EQ(k.rule, "king_capture");
+      EXPECT_EQ(k.rule, Rule::kKingCapture);
     }
   }
   EXPECT_TRUE(a.d5_claim_available);
@@ -115,7 +115,7 @@ TEST(Chess99WinAbility, KingCapturesNowAndClaims) {
   // E12: the lone king's capture only draws (D7).
   const PositionAnalysis e12 = AnalyzePosition(Pos("9/9/9/9/4k4/3K5/9/9/n8 w - - 0 70"));
   ASSERT_EQ(e12.king_captures.size(), 1u);
-  EXPECT_EQ(e12.king_captures[0].rule, "lone_king");
+  EXPECT_EQ(e12.king_captures[0].rule, Rule::kLoneKing);
   EXPECT_FALSE(e12.king_captures[0].wins);
 }
 

@@ -187,8 +187,8 @@ Ruling Rule(const std::string& fen, const std::string& moves, const std::string&
 
 TEST(Ruling, CheckmateAndWrongDeclaredResult) {
   Ruling r = Rule("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", "1-0", "Normal");
-  EXPECT_EQ(r.rule, "checkmate");
-  EXPECT_EQ(r.ruling, "1-0");
+  EXPECT_EQ(r.rule, Rule::kCheckmate);
+  EXPECT_EQ(r.ruling, GameResult::kWhiteWins);
   EXPECT_EQ(r.article, "5.1.1");
   EXPECT_EQ(r.ended_at_ply, 1);
   EXPECT_TRUE(r.agrees);
@@ -200,8 +200,8 @@ TEST(Ruling, GameRuledWhereItEnded) {
   // White takes the last black piece: dead position after ply 1; two more
   // plies were played after the end.
   Ruling r = Rule("8/8/8/4k3/8/8/3n4/2B1K3 w - - 0 1", "e1d2 e5e4 d2e2", "1-0", "Time forfeit");
-  EXPECT_EQ(r.rule, "dead_position");
-  EXPECT_EQ(r.ruling, "1/2-1/2");
+  EXPECT_EQ(r.rule, Rule::kDeadPosition);
+  EXPECT_EQ(r.ruling, GameResult::kDraw);
   EXPECT_EQ(r.ended_at_ply, 1);
   EXPECT_EQ(r.moves_after_end, 2);
   EXPECT_FALSE(r.agrees);
@@ -210,52 +210,52 @@ TEST(Ruling, GameRuledWhereItEnded) {
 TEST(Ruling, FlagFallNeedsAMatingPossibility) {
   // Black (K+N) wins on time against K+Q? The knight cannot mate: draw.
   Ruling r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "0-1", "Time forfeit");
-  EXPECT_EQ(r.rule, "flag_fall_cannot_mate");
+  EXPECT_EQ(r.rule, Rule::kFlagFallCannotMate);
   EXPECT_EQ(r.article, "6.9");
-  EXPECT_EQ(r.ruling, "1/2-1/2");
+  EXPECT_EQ(r.ruling, GameResult::kDraw);
   EXPECT_FALSE(r.agrees);
   ASSERT_TRUE(r.winner_side.has_value());
   EXPECT_EQ(*r.winner_side, kBlack);
   EXPECT_EQ(r.winner_can_mate.answer, CanMate::kNo);
   // The queen side wins on time: the win stands (not proven impossible).
   r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 b - - 0 1", "", "1-0", "Time forfeit");
-  EXPECT_EQ(r.rule, "flag_fall");
-  EXPECT_EQ(r.ruling, "1-0");
+  EXPECT_EQ(r.rule, Rule::kFlagFall);
+  EXPECT_EQ(r.ruling, GameResult::kWhiteWins);
   EXPECT_TRUE(r.agrees);
   EXPECT_TRUE(r.certain);
   EXPECT_EQ(r.winner_can_mate.answer, CanMate::kYes);
   // Drawn on time: the side to move flagged; the opponent K+N v K+Q cannot mate.
   r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "1/2-1/2", "Time forfeit");
-  EXPECT_EQ(r.rule, "flag_fall_cannot_mate");
+  EXPECT_EQ(r.rule, Rule::kFlagFallCannotMate);
   EXPECT_TRUE(r.agrees);
 }
 
 TEST(Ruling, ResignationNeedsAMatingPossibility) {
   Ruling r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "0-1", "Normal");
-  EXPECT_EQ(r.rule, "resignation_cannot_mate");
+  EXPECT_EQ(r.rule, Rule::kResignationCannotMate);
   EXPECT_EQ(r.article, "5.1.2");
-  EXPECT_EQ(r.ruling, "1/2-1/2");
+  EXPECT_EQ(r.ruling, GameResult::kDraw);
   r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "1-0", "");
-  EXPECT_EQ(r.rule, "resignation");
-  EXPECT_EQ(r.ruling, "1-0");
+  EXPECT_EQ(r.rule, Rule::kResignation);
+  EXPECT_EQ(r.ruling, GameResult::kWhiteWins);
 }
 
 TEST(Ruling, DoubleForfeitAndForfeitsWithoutException) {
   Ruling r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "0-0", "Rules infraction");
-  EXPECT_EQ(r.rule, "double_forfeit");
-  EXPECT_EQ(r.ruling, "0-0");
+  EXPECT_EQ(r.rule, Rule::kDoubleForfeit);
+  EXPECT_EQ(r.ruling, GameResult::kDoubleForfeit);
   EXPECT_TRUE(r.agrees);
   // A rules infraction (12.9.6) has no "cannot mate" exception: the lone
   // knight's side still wins.
   r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "0-1", "Rules infraction");
-  EXPECT_EQ(r.rule, "forfeit");
+  EXPECT_EQ(r.rule, Rule::kForfeit);
   EXPECT_EQ(r.article, "12.9.6");
-  EXPECT_EQ(r.ruling, "0-1");
+  EXPECT_EQ(r.ruling, GameResult::kBlackWins);
   // An illegal move (7.5.5) has it.
   r = Rule("8/8/8/4k3/8/8/3Q4/1n2K3 w - - 0 1", "", "0-1", "illegal move");
-  EXPECT_EQ(r.rule, "forfeit_cannot_mate");
+  EXPECT_EQ(r.rule, Rule::kForfeitCannotMate);
   EXPECT_EQ(r.article, "7.5.5");
-  EXPECT_EQ(r.ruling, "1/2-1/2");
+  EXPECT_EQ(r.ruling, GameResult::kDraw);
 }
 
 TEST(Ruling, ClockAtZeroNamesTheFlag) {
@@ -269,7 +269,7 @@ TEST(Ruling, ClockAtZeroNamesTheFlag) {
   EXPECT_EQ(r.flag_fallen_by, kWhite);
   EXPECT_EQ(r.flag_evidence, FlagEvidence::kClock);
   EXPECT_EQ(r.clock_contradicts_result, true);
-  EXPECT_EQ(r.ruling, "0-1");
+  EXPECT_EQ(r.ruling, GameResult::kBlackWins);
   // Both at zero: no evidence either way; the declared loser's flag.
   const std::vector<int> both{0, 0};
   r = RuleGame(start, moves, {.result = "1-0", .termination = "Time forfeit", .clock_centis = both},
@@ -287,7 +287,7 @@ TEST(Ruling, NamedGroundsAreChecked) {
   EXPECT_EQ(r.declared_grounds_hold, true);
   r = Rule(start, "g1f3 g8f6", "1/2-1/2", "Game drawn by repetition");
   EXPECT_EQ(r.declared_grounds_hold, false);
-  EXPECT_EQ(r.ruling, "1/2-1/2");  // an accepted offer (9.1.2.3) still
+  EXPECT_EQ(r.ruling, GameResult::kDraw);  // an accepted offer (9.1.2.3) still
   r = Rule(start, "g1f3 g8f6", "1/2-1/2", "Game drawn by stalemate");
   EXPECT_EQ(r.declared_grounds_hold, false);
   r = Rule(start, "g1f3 g8f6", "1/2-1/2", "Normal");
@@ -297,13 +297,13 @@ TEST(Ruling, NamedGroundsAreChecked) {
 TEST(Ruling, AgreedDrawReportsClaimGrounds) {
   Ruling r = Rule("1n5k/8/8/8/8/8/8/1N2K3 w - - 0 1",
                   std::string(kKnightShuffle) + " " + kKnightShuffle, "1/2-1/2", "Normal");
-  EXPECT_EQ(r.rule, "draw_agreed_or_claimed");
+  EXPECT_EQ(r.rule, Rule::kDrawAgreedOrClaimed);
   EXPECT_EQ(r.article, "5.2.3");
   // The start position stands a third time, and Nc3 would repeat a third time.
   EXPECT_EQ(r.claim_grounds, (std::vector<std::string>{"threefold_now", "threefold_by_move"}));
   r = Rule("1n5k/8/8/8/8/8/8/1N2K3 w - - 0 1", "", "*", "");
-  EXPECT_EQ(r.rule, "unfinished");
-  EXPECT_EQ(r.ruling, "*");
+  EXPECT_EQ(r.rule, Rule::kUnfinished);
+  EXPECT_EQ(r.ruling, GameResult::kUnfinished);
   EXPECT_FALSE(r.ended_at_ply.has_value());
   EXPECT_TRUE(r.agrees);
 }

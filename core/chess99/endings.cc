@@ -8,8 +8,8 @@ namespace arbiter::chess99 {
 namespace {
 
 const char* Name(Color c) { return c == kWhite ? "White" : "Black"; }
-const char* WinFor(Color c) { return c == kWhite ? "1-0" : "0-1"; }
-constexpr char kDraw[] = "1/2-1/2";
+GameResult WinFor(Color c) { return c == kWhite ? GameResult::kWhiteWins : GameResult::kBlackWins; }
+constexpr GameResult kDraw = GameResult::kDraw;
 
 class Judge {
  public:
@@ -19,7 +19,7 @@ class Judge {
     // The start position gets checks 2 and 5 too: it stands for the
     // position after the move before the record began.
     if (pos_.bare_kings()) {
-      Finish(kDraw, "bare_kings", "D8 §5.4", std::nullopt, "only the two kings are left");
+      Finish(kDraw, Rule::kBareKings, "D8 §5.4", std::nullopt, "only the two kings are left");
     } else if (!HasAnyMove(pos_)) {
       NoMove();
     }
@@ -40,7 +40,7 @@ class Judge {
     }
     if (out_.plies_after_end > 0 && out_.error.empty()) {
       out_.error =
-          absl::StrCat("the game ended at ply ", out_.ended_at_ply, " (", out_.rule,
+          absl::StrCat("the game ended at ply ", out_.ended_at_ply, " (", ToString(out_.rule),
                        ") but the record has ", out_.plies_after_end, " more ply(s) after it");
       out_.error_ply = out_.ended_at_ply + 1;
     }
@@ -52,10 +52,10 @@ class Judge {
  private:
   bool Ended() const { return out_.ended_at_ply >= 0; }
 
-  void Finish(const char* result, std::string rule, std::string section,
-              std::optional<Color> winner, std::string detail) {
+  void Finish(GameResult result, Rule rule, std::string section, std::optional<Color> winner,
+              std::string detail) {
     out_.result = result;
-    out_.rule = std::move(rule);
+    out_.rule = rule;
     out_.section = std::move(section);
     out_.winner = winner;
     out_.detail = std::move(detail);
@@ -77,7 +77,7 @@ class Judge {
         return false;
       }
       if (pending_claim_ >= 0) out_.claims[pending_claim_].accepted = true;
-      Finish(kDraw, "agreement", "D1 §5.4", std::nullopt,
+      Finish(kDraw, Rule::kAgreement, "D1 §5.4", std::nullopt,
              absl::StrCat(Name(mover), " accepted ", Name(Opponent(mover)), "'s draw offer"));
       if (!ply.move.empty()) ++out_.plies_after_end;
       return true;
@@ -113,20 +113,20 @@ class Judge {
     // §5.4 order of checks. 1: the move took the enemy king.
     if (TypeOf(captured) == kKing) {
       if (pos_.lone_king(mover)) {
-        Finish(kDraw, "lone_king", "D7 §5.4", std::nullopt,
+        Finish(kDraw, Rule::kLoneKing, "D7 §5.4", std::nullopt,
                absl::StrCat(Name(mover), " captured the king with a lone king, which never wins"));
       } else if (pos_.InCheck(mover)) {
-        Finish(kDraw, "drawn_king_capture", "D4 §5.1", std::nullopt,
+        Finish(kDraw, Rule::kDrawnKingCapture, "D4 §5.1", std::nullopt,
                absl::StrCat(Name(mover), " captured the king, but its own king is then in check"));
       } else {
-        Finish(WinFor(mover), "king_capture", "§5.1", mover,
+        Finish(WinFor(mover), Rule::kKingCapture, "§5.1", mover,
                absl::StrCat(Name(mover), " captured the king and its own king is not in check"));
       }
       return Superseded(claim, ply);
     }
     // 2: only the two kings are left.
     if (pos_.bare_kings()) {
-      Finish(kDraw, "bare_kings", "D8 §5.4", std::nullopt, "only the two kings are left");
+      Finish(kDraw, Rule::kBareKings, "D8 §5.4", std::nullopt, "only the two kings are left");
       return Superseded(claim, ply);
     }
     // 3: a claim (D5 on the position before the move, D6 after it).
@@ -136,12 +136,12 @@ class Judge {
       claim.became_offer = !claim.valid;
       out_.claims.push_back(claim);
       if (claim.king_capture_available) {
-        Finish(kDraw, "claim_king_capture_available", "D5 §5.4", std::nullopt,
+        Finish(kDraw, Rule::kClaimKingCaptureAvailable, "D5 §5.4", std::nullopt,
                absl::StrCat(Name(mover), " claimed a draw while able to capture the king"));
         return true;
       }
       if (d6) {
-        Finish(kDraw, "claim_99_moves", "D6 §5.4", std::nullopt,
+        Finish(kDraw, Rule::kClaim99Moves, "D6 §5.4", std::nullopt,
                absl::StrCat(Name(mover), " claimed a draw: ", Name(Opponent(mover)),
                             " had completed ", claim.opponent_moves_completed,
                             " moves and the claimant's king is not in check"));
@@ -164,11 +164,11 @@ class Judge {
     const Color stuck = pos_.side_to_move();
     const Color other = Opponent(stuck);
     if (pos_.lone_king(other)) {
-      Finish(kDraw, "no_move", "§7.9", std::nullopt,
+      Finish(kDraw, Rule::kNoMove, "§7.9", std::nullopt,
              absl::StrCat(Name(stuck), " has no move at all, but ", Name(other),
                           " has a lone king, which never wins"));
     } else {
-      Finish(WinFor(other), "no_move", "§7.9", other,
+      Finish(WinFor(other), Rule::kNoMove, "§7.9", other,
              absl::StrCat(Name(stuck), " has no move at all"));
     }
   }
@@ -186,7 +186,7 @@ class Judge {
   void End(const GameEnding& ending) {
     const Color other = Opponent(ending.side);
     const bool resign = ending.kind == GameEnding::Kind::kResignation;
-    const char* rule = resign ? "resignation" : "time_forfeit";
+    const Rule rule = resign ? Rule::kResignation : Rule::kTimeForfeit;
     const char* section = resign ? "§5.2" : "§5.3";
     if (pos_.lone_king(other)) {
       // A lone king may never claim victory (D7).

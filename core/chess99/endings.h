@@ -21,6 +21,8 @@
 #include <vector>
 
 #include "core/chess99/position.h"
+#include "core/domain/game_result.h"
+#include "core/domain/rule.h"
 
 namespace arbiter::chess99 {
 
@@ -62,9 +64,9 @@ struct ClaimRecord {
 };
 
 struct GameJudgement {
-  std::string result = "*";  // "1-0", "0-1", "1/2-1/2" or "*"
-  std::string rule;          // see the list above; "" while the game goes on
-  std::string section;       // "§5.1", "D4 §5.1", ...
+  GameResult result = GameResult::kUnfinished;
+  Rule rule = Rule::kUnfinished;  // see the list above
+  std::string section;            // "§5.1", "D4 §5.1", ...
   std::optional<Color> winner;
   std::string detail;                  // one sentence on why, for people
   int plies_played = 0;                // moves made and judged

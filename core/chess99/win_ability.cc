@@ -203,16 +203,16 @@ PositionAnalysis AnalyzePosition(const Position& pos, const SearchLimits& limits
     p.MakeMove(m);
     const bool in_check = p.InCheck(us);
     if (king) {
-      KingCaptureNow k{MoveToCoordinate(m), site, false, "", ""};
+      KingCaptureNow k{MoveToCoordinate(m), site, false, Rule::kKingCapture, ""};
       if (p.lone_king(us)) {
-        k.rule = "lone_king";
+        k.rule = Rule::kLoneKing;
         k.section = "D7 §5.4";
       } else if (in_check) {
-        k.rule = "drawn_king_capture";
+        k.rule = Rule::kDrawnKingCapture;
         k.section = "D4 §5.1";
       } else {
         k.wins = true;
-        k.rule = "king_capture";
+        k.rule = Rule::kKingCapture;
         k.section = "§5.1";
       }
       out.king_captures.push_back(std::move(k));

@@ -20,6 +20,7 @@
 
 #include "core/chess99/position.h"
 #include "core/domain/can_mate.h"
+#include "core/domain/rule.h"
 
 namespace arbiter::chess99 {
 
@@ -44,11 +45,11 @@ struct SearchLimits {
 
 // The side to move's options concerning the end of the game right now.
 struct KingCaptureNow {
-  std::string move;     // coordinate notation
-  std::string site;     // site notation
-  bool wins = false;    // false: the capture only draws
-  std::string rule;     // king_capture, drawn_king_capture (D4) or lone_king (D7)
-  std::string section;  // §5.1, D4 §5.1, D7 §5.4
+  std::string move;                // coordinate notation
+  std::string site;                // site notation
+  bool wins = false;               // false: the capture only draws
+  Rule rule = Rule::kKingCapture;  // kKingCapture, kDrawnKingCapture (D4) or kLoneKing (D7)
+  std::string section;             // §5.1, D4 §5.1, D7 §5.4
 };
 
 struct PositionAnalysis {

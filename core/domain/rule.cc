@@ -5,7 +5,7 @@
 namespace arbiter {
 namespace {
 
-constexpr NameTable<Rule, 22> kNames{{
+constexpr NameTable<Rule, 25> kNames{{
     {Rule::kUnfinished, "unfinished"},
     {Rule::kCheckmate, "checkmate"},
     {Rule::kStalemate, "stalemate"},
@@ -17,6 +17,9 @@ constexpr NameTable<Rule, 22> kNames{{
     {Rule::kResignation, "resignation"},
     {Rule::kResignationCannotMate, "resignation_cannot_mate"},
     {Rule::kForfeit, "forfeit"},
+    {Rule::kForfeitCannotMate, "forfeit_cannot_mate"},
+    {Rule::kAdjudication, "adjudication"},
+    {Rule::kAdjudicationCannotMate, "adjudication_cannot_mate"},
     {Rule::kDoubleForfeit, "double_forfeit"},
     {Rule::kDrawAgreedOrClaimed, "draw_agreed_or_claimed"},
     {Rule::kKingCapture, "king_capture"},

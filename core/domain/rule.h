@@ -10,19 +10,22 @@ namespace arbiter {
 
 enum class Rule : uint8_t {
   // FIDE Laws (docs/rulings.md).
-  kUnfinished,             // no ending yet
-  kCheckmate,              // 5.1.1
-  kStalemate,              // 5.2.1
-  kDeadPosition,           // 5.2.2
-  kFivefold,               // 9.6.1
-  kSeventyFiveMoves,       // 9.6.2
-  kFlagFall,               // 6.9: the opponent can mate
-  kFlagFallCannotMate,     // 6.9: ... cannot: a draw
-  kResignation,            // 5.1.2 (Chess 99: §5.2)
-  kResignationCannotMate,  // 5.1.2 with a winner who cannot mate: a draw
-  kForfeit,                // 11.x / 12.x: illegal move, abandonment, ...
-  kDoubleForfeit,          // 11.8
-  kDrawAgreedOrClaimed,    // 5.2.3 / 9.x
+  kUnfinished,              // no ending yet
+  kCheckmate,               // 5.1.1
+  kStalemate,               // 5.2.1
+  kDeadPosition,            // 5.2.2
+  kFivefold,                // 9.6.1
+  kSeventyFiveMoves,        // 9.6.2
+  kFlagFall,                // 6.9: the opponent can mate
+  kFlagFallCannotMate,      // 6.9: ... cannot: a draw
+  kResignation,             // 5.1.2 (Chess 99: §5.2)
+  kResignationCannotMate,   // 5.1.2 with a winner who cannot mate: a draw
+  kForfeit,                 // 6.7.1, 7.5.5, 12.9.6: illegal move, absence, ...
+  kForfeitCannotMate,       // ... where the Laws' exception makes it a draw
+  kAdjudication,            // a decisive adjudication the winner can back
+  kAdjudicationCannotMate,  // ... by a side that cannot mate: a draw
+  kDoubleForfeit,           // 11.8
+  kDrawAgreedOrClaimed,     // 5.2.3 / 9.x
   // Chess 99 only (core/chess99/endings.h).
   kKingCapture,                // §5.1
   kDrawnKingCapture,           // D4 §5.1
@@ -32,7 +35,7 @@ enum class Rule : uint8_t {
   kClaim99Moves,               // D6 §5.4
   kAgreement,                  // D1 §5.4
   kNoMove,                     // §7.9
-  kTimeForfeit,                // §5.3
+  kTimeForfeit,                // §5.3 (last: tests/domain_test.cc checks up to it)
 };
 
 const char* ToString(Rule r);

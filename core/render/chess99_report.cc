@@ -44,7 +44,7 @@ std::string Chess99ReportJson(const Chess99Report& r) {
                  .Add("move", k.move)
                  .Add("site", k.site)
                  .Add("wins", k.wins)
-                 .Add("rule", k.rule)
+                 .Add("rule", ToString(k.rule))
                  .Add("section", k.section)
                  .Close();
            }));

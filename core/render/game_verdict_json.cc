@@ -51,7 +51,7 @@ std::string GameVerdictJson(const GameVerdict& v) {
   o.Add("termination", v.termination);
   o.AddTextOrNull("encoding", v.encoding);
   // Chess 99 records say so; chess records keep the fields they always had.
-  if (!v.rules.empty()) o.Add("rules", v.rules);
+  if (v.rules == Ruleset::kChess99) o.Add("rules", ToString(v.rules));
   if (!v.ruling) {
     o.AddNull("ruling").AddNull("agrees").AddNull("rule").AddNull("article");
     o.AddNull("ended_at_ply").AddNull("moves_after_end");
@@ -60,8 +60,8 @@ std::string GameVerdictJson(const GameVerdict& v) {
     return o.Close();
   }
   const Ruling& r = *v.ruling;
-  o.Add("ruling", r.ruling).Add("agrees", r.agrees).Add("certain", r.certain);
-  o.Add("rule", r.rule);
+  o.Add("ruling", ToString(r.ruling)).Add("agrees", r.agrees).Add("certain", r.certain);
+  o.Add("rule", ToString(r.rule));
   o.AddTextOrNull("article", r.article);
   o.Add("ended_at_ply", r.ended_at_ply);
   o.Add("moves_after_end", r.moves_after_end);
@@ -85,7 +85,7 @@ std::string GameVerdictJson(const GameVerdict& v) {
   o.AddRaw("claim_grounds",
            json::Array(r.claim_grounds, [](const std::string& s) { return json::Quote(s); }));
   AddDeclaredEndingFields(r, &o);
-  if (!v.rules.empty()) o.Add("detail", v.detail);
+  if (v.rules == Ruleset::kChess99) o.Add("detail", v.detail);
   if (v.tablebase) AddTablebaseFields(*v.tablebase, &o);
   o.AddNull("error");
   return o.Close();

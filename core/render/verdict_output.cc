@@ -36,9 +36,9 @@ std::string CsvRow(const GameVerdict& v) {
   std::string can_mate = r && r->winner_side ? ToString(r->winner_can_mate.answer) : "";
   return absl::StrCat(
       v.game, ",", CsvField(v.site), ",", CsvField(v.declared), ",", CsvField(v.termination), ",",
-      r ? r->ruling : "", ",", r ? (r->agrees ? "true" : "false") : "", ",",
-      r ? (r->certain ? "true" : "false") : "", ",", r ? r->rule : "", ",", r ? r->article : "",
-      ",", r && r->ended_at_ply ? absl::StrCat(*r->ended_at_ply) : "", ",",
+      r ? ToString(r->ruling) : "", ",", r ? (r->agrees ? "true" : "false") : "", ",",
+      r ? (r->certain ? "true" : "false") : "", ",", r ? ToString(r->rule) : "", ",",
+      r ? r->article : "", ",", r && r->ended_at_ply ? absl::StrCat(*r->ended_at_ply) : "", ",",
       r ? absl::StrCat(r->moves_after_end) : "", ",", can_mate, ",",
       r ? ToString(r->declared_ending.kind) : "", ",",
       r && r->flag_fallen_by ? ColorName(*r->flag_fallen_by) : "", ",",
@@ -51,8 +51,8 @@ std::string TextLine(const GameVerdict& v) {
   std::string head = absl::StrCat("#", v.game, v.site.empty() ? "" : " ", v.site, ": ");
   if (!v.ruling) return absl::StrCat(head, "ERROR ", v.error, "\n");
   const Ruling& r = *v.ruling;
-  std::string line =
-      absl::StrCat(head, v.declared.empty() ? "?" : v.declared, " -> ", r.ruling, " by ", r.rule);
+  std::string line = absl::StrCat(head, v.declared.empty() ? "?" : v.declared, " -> ",
+                                  ToString(r.ruling), " by ", ToString(r.rule));
   if (!r.article.empty()) absl::StrAppend(&line, " (", r.article, ")");
   if (r.ended_at_ply) absl::StrAppend(&line, " after ply ", *r.ended_at_ply);
   if (r.moves_after_end) absl::StrAppend(&line, ", ", r.moves_after_end, " plies played after");
@@ -92,13 +92,14 @@ struct VerdictPrinter::Summary {
       ++errors;
       return;
     }
-    ++by_rule[v.ruling->rule];
+    ++by_rule[ToString(v.ruling->rule)];
     if (!v.ruling->certain) ++uncertain;
     if (v.ruling->agrees) {
       ++agree;
     } else {
       ++disagree;
-      ++disagreements[absl::StrCat(v.declared, " -> ", v.ruling->ruling, " by ", v.ruling->rule)];
+      ++disagreements[absl::StrCat(v.declared, " -> ", ToString(v.ruling->ruling), " by ",
+                                   ToString(v.ruling->rule))];
     }
   }
 

@@ -110,11 +110,11 @@ void VerifyChess99Game(const RawGame& raw, GameVerdict* out) {
   }
   Ruling r;
   r.ruling = j.result;
-  r.rule = j.rule.empty() ? "unfinished" : j.rule;
+  r.rule = j.rule;
   r.article = j.section;
   if (agreed_off_record) {
-    r.ruling = "1/2-1/2";
-    r.rule = "agreement";
+    r.ruling = GameResult::kDraw;
+    r.rule = Rule::kAgreement;
     r.article = "D1 §5.4";
     j.ended_at_ply = j.plies_played;
     j.detail = "the record declares a draw the moves leave open: an agreement (D1)";
@@ -130,7 +130,7 @@ void VerifyChess99Game(const RawGame& raw, GameVerdict* out) {
     r.ended_at_ply = j.ended_at_ply;
     r.moves_after_end = int(raw.moves.size()) - j.ended_at_ply;
   }
-  r.agrees = out->declared == r.ruling;
+  r.agrees = out->declared == ToString(r.ruling);
   for (const chess99::ClaimRecord& c : j.claims) {
     // Evidence for every claim the record makes: which ground held.
     std::string ground =

@@ -30,7 +30,7 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
   out->plies = int(raw.moves.size());
   out->encoding = raw.encoding;
   if (IsChess99Game(raw)) {
-    out->rules = "chess99";
+    out->rules = Ruleset::kChess99;
     if (raw.error.ok()) {
       VerifyChess99Game(raw, out);
     } else {

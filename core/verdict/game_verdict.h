@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/domain/ruleset.h"
 #include "core/pgn/game_replay.h"
 #include "core/pgn/pgn_reader.h"
 #include "core/tablebase/syzygy.h"
@@ -31,10 +32,9 @@ struct GameVerdict {
   std::string end_fen;  // position where the game was ruled
   // The mating line of `ruling->winner_can_mate`, in UCI from end_fen.
   std::vector<std::string> winner_line;
-  // "" for chess (FIDE), "chess99" for a Chess 99 game (chess99_verdict.h),
-  // whose `end_fen` is then FEN-9 and whose `detail` says why, in a
-  // sentence.
-  std::string rules;
+  // kChess99 for a Chess 99 game (chess99_verdict.h), whose `end_fen` is
+  // then FEN-9 and whose `detail` says why, in a sentence.
+  Ruleset rules = Ruleset::kFide;
   std::string detail;
   std::string error;  // empty, or what is wrong
   int64_t error_line = 0;

@@ -5,27 +5,39 @@
 namespace arbiter {
 namespace {
 
-constexpr char kWhiteWins[] = "1-0";
-constexpr char kBlackWins[] = "0-1";
-constexpr char kDraw[] = "1/2-1/2";
-constexpr char kUnfinished[] = "*";
-constexpr char kDoubleForfeit[] = "0-0";
+GameResult WinFor(Color c) { return c == kWhite ? GameResult::kWhiteWins : GameResult::kBlackWins; }
 
-const char* WinFor(Color c) { return c == kWhite ? kWhiteWins : kBlackWins; }
-
-std::optional<Color> DeclaredWinner(const std::string& result) {
-  if (result == kWhiteWins) return kWhite;
-  if (result == kBlackWins) return kBlack;
+std::optional<Color> DeclaredWinner(std::optional<GameResult> result) {
+  if (result == GameResult::kWhiteWins) return kWhite;
+  if (result == GameResult::kBlackWins) return kBlack;
   return std::nullopt;
+}
+
+Rule RuleOf(GameStatus status) {
+  switch (status) {
+    case GameStatus::kOngoing:
+      break;
+    case GameStatus::kCheckmate:
+      return Rule::kCheckmate;
+    case GameStatus::kStalemate:
+      return Rule::kStalemate;
+    case GameStatus::kDeadPosition:
+      return Rule::kDeadPosition;
+    case GameStatus::kFivefold:
+      return Rule::kFivefold;
+    case GameStatus::kSeventyFiveMoves:
+      return Rule::kSeventyFiveMoves;
+  }
+  return Rule::kUnfinished;
 }
 
 Ruling Ended(GameStatus status, const Position& pos, int ply) {
   Ruling r;
-  r.rule = status == GameStatus::kDeadPosition ? "dead_position" : ToString(status);
+  r.rule = RuleOf(status);
   r.article = ArticleOf(status);
   r.ended_at_ply = ply;
   r.ended_on_board = true;
-  r.ruling = status == GameStatus::kCheckmate ? WinFor(~pos.side_to_move()) : kDraw;
+  r.ruling = status == GameStatus::kCheckmate ? WinFor(~pos.side_to_move()) : GameResult::kDraw;
   return r;
 }
 
@@ -42,15 +54,16 @@ std::optional<Color> ClockAtZero(const Position& start, std::span<const int> clo
 }
 
 // The loser's opponent may still mate, or the Laws' exception makes it a
-// draw (5.1.2, 6.9, 7.5.5): rules on that.
-void RuleLossUnlessCannotMate(const Position& pos, Color winner, const char* rule,
+// draw (5.1.2, 6.9, 7.5.5): rules on that, by `rule` or, for the draw,
+// `cannot_mate_rule`.
+void RuleLossUnlessCannotMate(const Position& pos, Color winner, Rule rule, Rule cannot_mate_rule,
                               const char* article, const MateSearchOptions& options, Ruling* r) {
   r->winner_side = winner;
   r->winner_can_mate = AnalyzeMateAbility(pos, winner, options);
   r->article = article;
   if (r->winner_can_mate.answer == CanMate::kNo) {
-    r->ruling = kDraw;
-    r->rule = absl::StrCat(rule, "_cannot_mate");
+    r->ruling = GameResult::kDraw;
+    r->rule = cannot_mate_rule;
   } else {
     r->ruling = WinFor(winner);
     r->rule = rule;
@@ -75,34 +88,34 @@ const char* ForfeitArticle(ForfeitReason reason) {
 // repetition and 50-move claims) the claims open at the end.
 std::optional<bool> GroundsHold(EndingGrounds grounds, const Ruling& r, bool ended,
                                 const Assessment* end) {
-  const std::string& rule = r.rule;
+  const Rule rule = r.rule;
   switch (grounds) {
     case EndingGrounds::kNone:
     case EndingGrounds::kBothFlagsFell:
       return std::nullopt;
     case EndingGrounds::kCheckmate:
-      return rule == "checkmate";
+      return rule == Rule::kCheckmate;
     case EndingGrounds::kStalemate:
-      return rule == "stalemate";
+      return rule == Rule::kStalemate;
     case EndingGrounds::kFivefoldRepetition:
-      return rule == "fivefold";
+      return rule == Rule::kFivefold;
     case EndingGrounds::kSeventyFiveMoves:
-      return rule == "seventy_five_moves";
+      return rule == Rule::kSeventyFiveMoves;
     case EndingGrounds::kInsufficientMaterial:
-      return rule == "dead_position";
+      return rule == Rule::kDeadPosition;
     case EndingGrounds::kTimeoutVsInsufficientMaterial:
-      return rule == "flag_fall_cannot_mate" || rule == "dead_position";
+      return rule == Rule::kFlagFallCannotMate || rule == Rule::kDeadPosition;
     case EndingGrounds::kAgreement:
       return !ended;
     case EndingGrounds::kThreefoldRepetition:
-      if (rule == "fivefold") return true;
+      if (rule == Rule::kFivefold) return true;
       if (ended) return false;
       // Claims are looked at for draws only: a decisive result naming them
       // is not checked.
       if (end == nullptr) return std::nullopt;
       return end->claims.threefold_now || !end->claims.threefold_moves.empty();
     case EndingGrounds::kFiftyMoves:
-      if (rule == "seventy_five_moves") return true;
+      if (rule == Rule::kSeventyFiveMoves) return true;
       if (ended) return false;
       if (end == nullptr) return std::nullopt;
       return end->claims.fifty_now || !end->claims.fifty_moves.empty();
@@ -151,20 +164,21 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
   std::optional<Assessment> end_assessment;
   if (!ended) {
     const Position& pos = game.position();
-    const std::string& result = declared.result;
+    // The record's Result tag as a result, when it is one ("1-0", ...).
+    const std::optional<GameResult> result = ParseGameResult(declared.result);
     const std::optional<Color> declared_winner = DeclaredWinner(result);
     r.ended_at_ply = int(moves.size());
     const bool flag_fall = ending.kind == EndingKind::kFlagFall;
     const bool forfeit = ending.kind == EndingKind::kForfeit;
-    if (result == kDoubleForfeit) {
+    if (result == GameResult::kDoubleForfeit) {
       // Both players lost (11.8, or both absent): no board question.
-      r.ruling = kDoubleForfeit;
-      r.rule = "double_forfeit";
+      r.ruling = GameResult::kDoubleForfeit;
+      r.rule = Rule::kDoubleForfeit;
       r.article = "11.8";
-    } else if (ending.kind == EndingKind::kUnterminated || result == kUnfinished ||
-               (!declared_winner && result != kDraw)) {
-      r.ruling = std::string(kUnfinished);  // a plain assignment trips GCC 12 -Wrestrict
-      r.rule = "unfinished";
+    } else if (ending.kind == EndingKind::kUnterminated || result == GameResult::kUnfinished ||
+               (!declared_winner && result != GameResult::kDraw)) {
+      r.ruling = GameResult::kUnfinished;
+      r.rule = Rule::kUnfinished;
       r.ended_at_ply.reset();
     } else if (flag_fall && ending.grounds != EndingGrounds::kBothFlagsFell) {
       // Whose flag fell: the words, else a clock at zero, else the declared
@@ -190,18 +204,19 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
         r.flag_evidence = FlagEvidence::kSideToMove;
       }
       if (clock && declared_winner) r.clock_contradicts_result = *clock == *declared_winner;
-      RuleLossUnlessCannotMate(pos, ~*r.flag_fallen_by, "flag_fall", "6.9", options, &r);
+      RuleLossUnlessCannotMate(pos, ~*r.flag_fallen_by, Rule::kFlagFall, Rule::kFlagFallCannotMate,
+                               "6.9", options, &r);
     } else if (forfeit && (ending.loser || declared_winner)) {
       const Color loser = ending.loser ? *ending.loser : ~*declared_winner;
       const bool exception = ending.forfeit == ForfeitReason::kIllegalMove ||
                              ending.forfeit == ForfeitReason::kAbandoned;
       if (exception) {
-        RuleLossUnlessCannotMate(pos, ~loser, "forfeit", ForfeitArticle(ending.forfeit), options,
-                                 &r);
+        RuleLossUnlessCannotMate(pos, ~loser, Rule::kForfeit, Rule::kForfeitCannotMate,
+                                 ForfeitArticle(ending.forfeit), options, &r);
       } else {
         // 6.7.1 and 12.9.6 make no exception for a side that cannot mate.
         r.ruling = WinFor(~loser);
-        r.rule = "forfeit";
+        r.rule = Rule::kForfeit;
         r.article = ForfeitArticle(ending.forfeit);
       }
     } else if (declared_winner) {
@@ -209,16 +224,18 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
       // words not understood): 5.1.2. An adjudicated win needs the same
       // possibility of mate.
       if (ending.kind == EndingKind::kAdjudication) {
-        RuleLossUnlessCannotMate(pos, *declared_winner, "adjudication", "", options, &r);
+        RuleLossUnlessCannotMate(pos, *declared_winner, Rule::kAdjudication,
+                                 Rule::kAdjudicationCannotMate, "", options, &r);
       } else {
-        RuleLossUnlessCannotMate(pos, *declared_winner, "resignation", "5.1.2", options, &r);
+        RuleLossUnlessCannotMate(pos, *declared_winner, Rule::kResignation,
+                                 Rule::kResignationCannotMate, "5.1.2", options, &r);
       }
     } else {
       // A draw: agreed (5.2.3) or claimed (9.2, 9.3; a claim is also an offer
       // of a draw, 9.1.2.3, so a draw whose grounds do not hold may still
       // stand as accepted).
-      r.ruling = kDraw;
-      r.rule = "draw_agreed_or_claimed";
+      r.ruling = GameResult::kDraw;
+      r.rule = Rule::kDrawAgreedOrClaimed;
       r.article = "5.2.3";
       end_assessment = Assess(game, options);
       const Assessment& a = *end_assessment;
@@ -231,7 +248,7 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
   r.declared_ending = ending;
   r.declared_grounds_hold =
       GroundsHold(ending.grounds, r, ended, end_assessment ? &*end_assessment : nullptr);
-  r.agrees = r.ruling == declared.result;
+  r.agrees = ToString(r.ruling) == declared.result;
   return r;
 }
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/domain/game_result.h"
+#include "core/domain/rule.h"
 #include "core/rules/declared_ending.h"
 #include "core/verdict/assessment.h"
 
@@ -38,9 +40,9 @@ enum class FlagEvidence {
 const char* ToString(FlagEvidence evidence);
 
 struct Ruling {
-  std::string ruling;   // correct result: "1-0", "0-1", "1/2-1/2" or "*"
-  std::string rule;     // checkmate, stalemate, dead_position, fivefold, ...
-  std::string article;  // FIDE Laws article that decided
+  GameResult ruling = GameResult::kUnfinished;  // the correct result
+  Rule rule = Rule::kUnfinished;                // the rule that decides it
+  std::string article;  // the article that decided: "5.1.1", "D4 §5.1", ...
   // Ply after which the game ended (0 = the start position); unset for an
   // unfinished game.
   std::optional<int> ended_at_ply;

@@ -33,12 +33,13 @@ enum class Decided {
 Decided HowDecided(const Ruling& r) {
   if (r.ended_on_board) return Decided::kByRule;
   const EndingKind kind = r.declared_ending.kind;
-  if (r.rule == "unfinished") return Decided::kUnfinished;
-  if (r.rule == "flag_fall" || r.rule == "flag_fall_cannot_mate") return Decided::kFlagFall;
+  if (r.rule == Rule::kUnfinished) return Decided::kUnfinished;
+  if (r.rule == Rule::kFlagFall || r.rule == Rule::kFlagFallCannotMate) return Decided::kFlagFall;
   if (kind == EndingKind::kAdjudication) return Decided::kAdjudication;
-  if (r.rule == "forfeit" || r.rule == "forfeit_cannot_mate" || r.rule == "double_forfeit")
+  if (r.rule == Rule::kForfeit || r.rule == Rule::kForfeitCannotMate ||
+      r.rule == Rule::kDoubleForfeit)
     return Decided::kForfeit;
-  if (r.rule == "draw_agreed_or_claimed") return Decided::kAgreement;
+  if (r.rule == Rule::kDrawAgreedOrClaimed) return Decided::kAgreement;
   return Decided::kResignation;
 }
 
