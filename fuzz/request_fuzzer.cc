@@ -92,7 +92,9 @@ void VerifyRecord(const v1::GameRecord& record) {
 }
 
 void VerifyInput(const v1::GameInput& game, const v1::SearchOptions& options) {
-  VerifyRecord(game.has_record() ? game.record() : wire::RecordFromPgn(game.pgn(), 1, options));
+  VerifyRecord(game.has_record()
+                   ? game.record()
+                   : wire::ToProto(ReadFirstGame(game.pgn(), 1, wire::ReaderOptionsFor(options))));
 }
 
 // A Chess 99 analysis, as the worker answers it: through the wire, the
@@ -188,7 +190,9 @@ void RequestTarget(std::string_view input) {
       v1::VerifyGameRequest m;
       if (!Parse(data, &m)) return;
       CheckOptions(m.options());
-      VerifyRecord(m.has_record() ? m.record() : wire::RecordFromPgn(m.pgn(), 1, m.options()));
+      VerifyRecord(m.has_record() ? m.record()
+                                  : wire::ToProto(ReadFirstGame(
+                                        m.pgn(), 1, wire::ReaderOptionsFor(m.options()))));
       break;
     }
     case 4: {

@@ -4,7 +4,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/chess/notation.h"
-#include "core/io/byte_source.h"
 #include "core/pgn/variant.h"
 
 namespace arbiter::wire {
@@ -606,18 +605,6 @@ PgnReaderOptions ReaderOptionsFor(const v1::SearchOptions& o) {
   out.keep_comments = false;
   if (o.rules() == v1::RULESET_CHESS99) out.untagged_variant = kChess99Variant;
   return out;
-}
-
-v1::GameRecord RecordFromPgn(const std::string& pgn, int64_t index,
-                             const v1::SearchOptions& options) {
-  PgnReader reader(ByteSource::FromString(pgn), ReaderOptionsFor(options));
-  RawGame raw;
-  if (!reader.Next(&raw)) {
-    raw = RawGame{};
-    raw.error = absl::InvalidArgumentError("no game in the PGN text");
-  }
-  raw.index = index;
-  return ToProto(raw);
 }
 
 v1::SearchOptions ToProto(const MateSearchOptions& o, bool tablebase) {

@@ -43,11 +43,6 @@ absl::StatusOr<MateSearchOptions> FromProto(const v1::SearchOptions& options);
 // How a server reads the PGN a request names or holds: without comment text
 // (Chess 99 games keep theirs), untagged games under `options.rules`.
 PgnReaderOptions ReaderOptionsFor(const v1::SearchOptions& options);
-// The first game of a PGN text a request holds, numbered `index`, read that
-// way; a text without a game becomes a record with an error, like any
-// unreadable game.
-v1::GameRecord RecordFromPgn(const std::string& pgn, int64_t index,
-                             const v1::SearchOptions& options);
 v1::SearchOptions ToProto(const MateSearchOptions& options, bool tablebase);
 
 // The side an analysis is restricted to (AnalyzeRequest.side): unspecified

@@ -91,8 +91,10 @@ grpc::Status ArbiterService::VerifyGame(grpc::ServerContext*, const v1::VerifyGa
     if (absl::Status s = CheckRecord(request->record()); !s.ok()) return ToGrpc(s);
   }
   std::shared_ptr<Run> run = dispatcher_.NewRun(request->options());
-  run->Add(request->has_record() ? request->record()
-                                 : wire::RecordFromPgn(request->pgn(), 1, request->options()));
+  run->Add(request->has_record()
+               ? request->record()
+               : wire::ToProto(
+                     ReadFirstGame(request->pgn(), 1, wire::ReaderOptionsFor(request->options()))));
   run->Finish();
   if (run->Next(out)) return grpc::Status::OK;
   if (!run->status().ok()) return ToGrpc(run->status());
@@ -139,7 +141,8 @@ grpc::Status ArbiterService::Verify(VerifyGamesStream& stream) {
           ids.push_back(std::move(*game.mutable_id()));
         }
         if (!run->Add(game.has_record() ? Checked(std::move(*game.mutable_record()))
-                                        : wire::RecordFromPgn(game.pgn(), n, options)))
+                                        : wire::ToProto(ReadFirstGame(
+                                              game.pgn(), n, wire::ReaderOptionsFor(options)))))
           return done();
       }
       absl::StatusOr<bool> more = stream.Read(&request);

@@ -134,7 +134,6 @@ class Position {
   bool EnPassantIsLegal(Square ep) const;
   void SetEpSquareIfLegal(Square ep);
   uint64_t ComputeKey() const;
-  absl::Status Validate() const;
 
   std::array<Piece, 64> board_{};
   Bitboard by_type_[7] = {};

@@ -796,7 +796,7 @@ void PgnReader::AttachComment(RawGame* game, std::string_view text) {
   RawMove& move = game->moves.back();
   if (int clock = ParseClock(text); clock >= 0) move.clock_centis = clock;
   // Chess 99 records carry draw offers and claims in comments
-  // (core/chess99/game_record.h): they are kept whatever the option says.
+  // (core/verdict/chess99_verdict.h): they are kept whatever the option says.
   if (!options_.keep_comments && !chess99_) {
     // It still counts for the game's encoding (game_encoding.h).
     dropped_text_invalid_ = dropped_text_invalid_ || !IsValidUtf8(text);
@@ -806,6 +806,17 @@ void PgnReader::AttachComment(RawGame* game, std::string_view text) {
   if (text.empty()) return;
   if (!move.comment.empty()) move.comment += ' ';
   move.comment.append(text);
+}
+
+RawGame ReadFirstGame(std::string text, int64_t index, const PgnReaderOptions& options) {
+  PgnReader reader(ByteSource::FromString(std::move(text)), options);
+  RawGame raw;
+  if (!reader.Next(&raw)) {
+    raw = RawGame{};
+    raw.error = absl::InvalidArgumentError("no game in the PGN text");
+  }
+  raw.index = index;
+  return raw;
 }
 
 }  // namespace arbiter

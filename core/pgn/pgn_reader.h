@@ -180,4 +180,9 @@ class PgnReader {
   std::vector<std::pair<std::string, std::string>> spare_tags_;
 };
 
+// The first game of a PGN text (a request that holds one game), numbered
+// `index`; a text without a game becomes a game with an error, like any
+// unreadable game.
+RawGame ReadFirstGame(std::string text, int64_t index, const PgnReaderOptions& options);
+
 }  // namespace arbiter
