@@ -158,13 +158,16 @@ BatchQuery ParseBatchLine(std::string_view line) {
 
 // With `timing`, each record also carries "microseconds": the wall time of
 // its analysis (for side-by-side benchmarks against peers that print theirs).
-// Exits kFindings when a line could not be analysed (its record says why).
+// Exits kFindings when a line could not be analysed (its record says why),
+// kInputUnreadable when the file cannot be opened or read.
 ExitCode RunBatch(const std::string& path, bool chess960, bool timing, const Analyzer& analyze) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
     file.open(path);
-    if (!file) return Fail(kProgram, absl::NotFoundError(absl::StrCat("cannot open ", path)));
+    if (!file)
+      return Fail(kProgram, absl::NotFoundError(absl::StrCat("cannot open ", path)),
+                  ExitCode::kInputUnreadable);
     in = &file;
   }
   std::string line;
@@ -199,6 +202,11 @@ ExitCode RunBatch(const std::string& path, bool chess960, bool timing, const Ana
                               .c_str());
     }
   }
+  // A read error ends getline as the end of the file does: only the stream
+  // tells them apart.
+  if (in->bad())
+    return Fail(kProgram, absl::DataLossError(absl::StrCat("cannot read ", path)),
+                ExitCode::kInputUnreadable);
   return errors ? ExitCode::kFindings : ExitCode::kSuccess;
 }
 

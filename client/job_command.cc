@@ -3,7 +3,11 @@
 // coordinator's --job-input-dir) and prints the job's id once the coordinator
 // has it; watch follows its progress; results prints its verdicts exactly as
 // `arbiter verify` prints them; list, cancel and delete manage jobs.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <memory>
@@ -47,6 +51,24 @@ std::string Progress(const JobStatus& j) {
   return line + "\n";
 }
 
+// Uploads the local file `path` ("-": standard input). One that cannot be
+// opened or read is unreadable input; the coordinator's refusals are
+// usage errors.
+ExitCode Upload(RemoteArbiter& remote, const std::string& path, const JobOptions& o, bool chess99) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
+      path == "-" ? fdopen(dup(0), "rb") : std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file)
+    return Fail(kProgram, absl::NotFoundError(absl::StrCat(path, ": ", std::strerror(errno))),
+                ExitCode::kInputUnreadable);
+  absl::StatusOr<JobStatus> job =
+      remote.UploadJob(file.get(), path, o.search, TablebaseRequested(o.syzygy), chess99);
+  if (!job.ok())
+    return Fail(kProgram, job.status(),
+                std::ferror(file.get()) ? ExitCode::kInputUnreadable : ExitCode::kUsage);
+  std::printf("%s\n", job->id.c_str());
+  return ExitCode::kSuccess;
+}
+
 ExitCode RunJob(Verb verb, const JobOptions& o) {
   const size_t operands = verb == Verb::kList || (verb == Verb::kSubmit && o.server_path) ? 0 : 1;
   if (o.operands.size() != operands) return Fail(kProgram, absl::InvalidArgumentError(kUsage));
@@ -63,11 +85,9 @@ ExitCode RunJob(Verb verb, const JobOptions& o) {
   switch (verb) {
     case Verb::kSubmit: {
       const bool chess99 = o.rules == Rules::kChess99;
+      if (!o.server_path) return Upload(remote, o.operands[0], o, chess99);
       absl::StatusOr<JobStatus> job =
-          o.server_path
-              ? remote.SubmitServerJob(*o.server_path, o.search, TablebaseRequested(o.syzygy),
-                                       chess99)
-              : remote.UploadJob(o.operands[0], o.search, TablebaseRequested(o.syzygy), chess99);
+          remote.SubmitServerJob(*o.server_path, o.search, TablebaseRequested(o.syzygy), chess99);
       if (!job.ok()) return Fail(kProgram, job.status());
       std::printf("%s\n", job->id.c_str());
       return ExitCode::kSuccess;

@@ -1,7 +1,5 @@
 #include "client/remote.h"
 
-#include <unistd.h>
-
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -253,12 +251,9 @@ v1::SearchOptions JobOptions(const MateSearchOptions& options, bool tablebase, b
 
 }  // namespace
 
-absl::StatusOr<JobStatus> RemoteArbiter::UploadJob(const std::string& path,
+absl::StatusOr<JobStatus> RemoteArbiter::UploadJob(std::FILE* file, const std::string& path,
                                                    const MateSearchOptions& options, bool tablebase,
                                                    bool chess99) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
-      path == "-" ? fdopen(dup(0), "rb") : std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) return absl::NotFoundError(absl::StrCat(path, ": ", std::strerror(errno)));
   // Well under the coordinator's default 16 MB message limit.
   constexpr size_t kChunkBytes = 1 << 20;
   v1::UploadJobRequest request;
@@ -271,8 +266,8 @@ absl::StatusOr<JobStatus> RemoteArbiter::UploadJob(const std::string& path,
   std::string buffer(kChunkBytes, '\0');
   absl::Status failure;
   for (bool first = true;; first = false) {
-    const size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get());
-    if (std::ferror(file.get())) {
+    const size_t n = std::fread(buffer.data(), 1, buffer.size(), file);
+    if (std::ferror(file)) {
       failure = absl::DataLossError(absl::StrCat(path, ": ", std::strerror(errno)));
       ctx.TryCancel();  // the coordinator must not take a part for the whole
       break;

@@ -4,6 +4,7 @@
 // command renders them with the code of the embedded run.
 #pragma once
 
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -94,11 +95,14 @@ class RemoteArbiter {
                       bool tablebase, int games_per_message,
                       const std::function<void(GameVerdict&)>& deliver);
 
-  // A job over the local file at `path` ("-": standard input), uploaded to
+  // A job over `file`, opened from `path` ("-": standard input), uploaded to
   // the coordinator as it is (PGN or .pgn.zst); `chess99`: its untagged
-  // games are Chess 99 games (--rules chess99).
-  absl::StatusOr<JobStatus> UploadJob(const std::string& path, const MateSearchOptions& options,
-                                      bool tablebase, bool chess99);
+  // games are Chess 99 games (--rules chess99). A failure to read `file`
+  // leaves its error indicator set (std::ferror), which tells it from the
+  // coordinator's refusals.
+  absl::StatusOr<JobStatus> UploadJob(std::FILE* file, const std::string& path,
+                                      const MateSearchOptions& options, bool tablebase,
+                                      bool chess99);
   // A job over a file under the coordinator's --job-input-dir.
   absl::StatusOr<JobStatus> SubmitServerJob(const std::string& path,
                                             const MateSearchOptions& options, bool tablebase,

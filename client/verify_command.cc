@@ -149,6 +149,25 @@ class OutputFile {
   bool committed_ = false;
 };
 
+// A file for --part: one that cannot be opened is unreadable input, like
+// any other; one that cannot be cut as asked (not a regular file, a single
+// zstd frame) is a usage error.
+absl::StatusOr<std::unique_ptr<ByteSource>> OpenPart(const std::string& path, const Shard& part,
+                                                     ExitCode* code) {
+  *code = ExitCode::kInputUnreadable;
+  if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+    ::close(fd);
+  } else {
+    const int error = errno;
+    return absl::ErrnoToStatus(error, absl::StrCat("cannot open '", path, "'"));
+  }
+  absl::StatusOr<std::unique_ptr<ByteSource>> source =
+      OpenPgnPart(path, int(part.index), int(part.count));
+  if (!source.ok() && source.status().code() != absl::StatusCode::kDataLoss)
+    *code = ExitCode::kUsage;
+  return source;
+}
+
 ExitCode RunVerify(const VerifyOptions& o) {
   // With a coordinator the workers hold the tables; embedded, this process.
   const std::string coordinator = CoordinatorFrom(*o.connection);
@@ -176,9 +195,10 @@ ExitCode RunVerify(const VerifyOptions& o) {
   const Shard shard = o.shard.value_or(Shard{});
 
   // A part is read alone: the run's cost is its share of the file.
+  ExitCode open_failure = ExitCode::kInputUnreadable;
   absl::StatusOr<std::unique_ptr<ByteSource>> source =
-      o.part ? OpenPgnPart(input, int(o.part->index), int(o.part->count)) : ByteSource::Open(input);
-  if (!source.ok()) return Fail(kProgram, source.status());
+      o.part ? OpenPart(input, *o.part, &open_failure) : ByteSource::Open(input);
+  if (!source.ok()) return Fail(kProgram, source.status(), open_failure);
   PgnReaderOptions read_options;
   read_options.keep_comments = false;
   // Untagged games become Chess 99 games in the record itself, so that a

@@ -19,8 +19,9 @@ enum class ExitCode : int {
   kFindings = 1,
   // A bad option or value, or a command line that names no command.
   kUsage = 2,
-  // The input ended early (a truncated or corrupt .zst, an I/O error): a
-  // retry may succeed where a usage error cannot.
+  // The input cannot be opened or read, or it ended early (a truncated or
+  // corrupt .zst, an I/O error): a retry may succeed where a usage error
+  // cannot.
   kInputUnreadable = 3,
 };
 

@@ -59,7 +59,7 @@ TEST(Cli, BadInputGivesClearErrorsAndExitCodes) {
   EXPECT_EQ(Arbiter("perft --fen 'bad' --depth 1").exit_code, 2);
   EXPECT_EQ(Arbiter("perft --depth x").exit_code, 2);
   EXPECT_EQ(Arbiter("nosuchcommand").exit_code, 2);
-  EXPECT_EQ(Arbiter("verify /no/such/file.pgn").exit_code, 2);
+  EXPECT_EQ(Arbiter("verify /no/such/file.pgn").exit_code, 3);  // unreadable input
   EXPECT_EQ(Arbiter("verify x.pgn --format xml").exit_code, 2);
   EXPECT_EQ(Arbiter("analyze --fen '8/8/8/8/8/8/8/K6k w - - 0 1' --moves a1a3").exit_code, 2);
   EXPECT_EQ(Arbiter("--help").exit_code, 0);
@@ -110,6 +110,22 @@ TEST(Cli, DoubleDashEndsTheOptions) {
   r = testing::RunCommand(in_dir + "analyze -- --fens.txt");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_PRED_FORMAT2(Contains, r.out, "\"status\": \"dead\"");
+  std::filesystem::remove_all(dir);
+}
+
+// An input that cannot be opened or read exits 3, like one that ends early;
+// a bad option stays a usage error (2).
+TEST(Cli, UnreadableInputExits3) {
+  const std::filesystem::path dir = FreshDir("cli_unreadable");
+  for (const std::string& args :
+       {std::string("verify /no/such/file.pgn"), std::string("verify --part 0/2 /no/such/file.pgn"),
+        "verify " + dir.string(), std::string("analyze /no/such/fens.txt"),
+        "analyze " + dir.string()}) {
+    SCOPED_TRACE(args);
+    testing::CommandResult r = ArbiterWithStderr(args);
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_PRED_FORMAT2(Contains, r.out, "cannot ");
+  }
   std::filesystem::remove_all(dir);
 }
 
