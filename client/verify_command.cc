@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "absl/strings/numbers.h"
@@ -53,6 +54,9 @@ Shard ParseShard(const std::string& flag, const std::string& text) {
   return s;
 }
 
+// --fail-on: which records make a completed run exit kFindings.
+enum class FailOn { kDisagree, kError };
+
 struct VerifyOptions {
   std::vector<std::string> inputs;  // PATH|-: exactly one
   VerdictFormat format = VerdictFormat::kText;
@@ -66,6 +70,7 @@ struct VerifyOptions {
   Rules rules = Rules::kChess;
   std::vector<std::string> syzygy;
   std::optional<std::string> tables;
+  std::set<FailOn> fail_on;
   const ConnectionOptions* connection = nullptr;
 };
 
@@ -227,8 +232,15 @@ ExitCode RunVerify(const VerifyOptions& o) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   VerdictPrinter printer(o.format, tablebase, out);
+  // What --fail-on looks for, counted as the summary counts it.
+  int64_t errors = 0, disagreements = 0;
   auto deliver = [&](GameVerdict& v) {
     printer.Print(v);
+    if (!v.ruling) {
+      ++errors;
+    } else if (!v.ruling->agrees) {
+      ++disagreements;
+    }
     if (progress &&
         std::chrono::steady_clock::now() - last_progress > std::chrono::milliseconds(500)) {
       last_progress = std::chrono::steady_clock::now();
@@ -270,6 +282,10 @@ ExitCode RunVerify(const VerifyOptions& o) {
     if (absl::Status s = output_file->Commit(); !s.ok()) return Fail(kProgram, s);
   }
   if (retrograde) WarnAboutTables("verify", *retrograde);
+  // After the records and the summary: the caller asked to be told.
+  if ((o.fail_on.count(FailOn::kDisagree) && disagreements > 0) ||
+      (o.fail_on.count(FailOn::kError) && errors > 0))
+    return ExitCode::kFindings;
   return ExitCode::kSuccess;
 }
 
@@ -308,6 +324,29 @@ Command AddVerify(CLI::App& arbiter, ConnectionOptions* connection) {
       "frames), cut between games near byte I/N; records are numbered within it");
   AddValue(*verify, "--output", &o->output, "FILE",
            "Write records and summary to FILE, atomically, once the run completes");
+  verify
+      ->add_option_function<std::vector<std::string>>(
+          "--fail-on",
+          [o](const std::vector<std::string>& values) {
+            for (const std::string& value : values) {
+              for (absl::string_view word : absl::StrSplit(value, ',')) {
+                if (word == "disagree") {
+                  o->fail_on.insert(FailOn::kDisagree);
+                } else if (word == "error") {
+                  o->fail_on.insert(FailOn::kError);
+                } else {
+                  throw UsageError(absl::StrCat("--fail-on must be disagree or error, got \"",
+                                                std::string(word), "\""));
+                }
+              }
+            }
+          },
+          "Exit 1 when a game's declared result disagrees with the ruling\n"
+          "(disagree), or when a record is an error (error); the records and the\n"
+          "summary are written first. Repeatable, or a comma list")
+      ->type_name("disagree|error")
+      ->allow_extra_args(false)
+      ->take_all();
   AddRulesOption(*verify, &o->rules)
       ->description(
           "The rule system: chess (the FIDE Laws) or chess99, which judges games\n"

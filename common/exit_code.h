@@ -13,7 +13,8 @@ namespace arbiter {
 
 enum class ExitCode : int {
   kSuccess = 0,
-  // The run completed and found what it reports as a failure: a line
+  // The run completed and found what the caller asked to fail on
+  // (`verify --fail-on`). Also, as before these codes had names: a line
   // `analyze FILE` could not analyse, a table `tables build` could not
   // build or save, a job `job watch` saw end other than done.
   kFindings = 1,

@@ -42,6 +42,16 @@ std::filesystem::path FreshDir(const std::string& name) {
   return dir;
 }
 
+// Two games: the first declared 1-0 but mated by Black (a disagreement),
+// the second with an illegal move (an error record).
+constexpr char kDisagreeAndError[] =
+    "[Event \"disagrees\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n"
+    "[Event \"illegal\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n";
+// JSON lines up to the summary's timing.
+std::string WithoutTime(const std::string& jsonl) {
+  return jsonl.substr(0, jsonl.find("\"seconds\""));
+}
+
 // One game, declared as it ended.
 constexpr char kAgrees[] = "[Event \"agrees\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n";
 
@@ -113,6 +123,62 @@ TEST(Cli, DoubleDashEndsTheOptions) {
   std::filesystem::remove_all(dir);
 }
 
+// --fail-on makes a completed run exit 1 when it found what was named, after
+// writing every record and the summary; without it such runs exit 0.
+TEST(Cli, VerifyFailOn) {
+  const std::filesystem::path dir = FreshDir("cli_fail_on");
+  const std::string mixed = (dir / "mixed.pgn").string(), clean = (dir / "clean.pgn").string();
+  std::ofstream(mixed) << kDisagreeAndError;
+  std::ofstream(clean) << kAgrees;
+  const testing::CommandResult plain = Arbiter("verify --format jsonl " + mixed);
+  EXPECT_EQ(plain.exit_code, 0);
+  ASSERT_EQ(Lines(plain.out).size(), 3u) << plain.out;  // two records, the summary
+  struct Case {
+    std::string options, file;
+    int exit_code;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"--fail-on disagree", mixed, 1},
+           {"--fail-on error", mixed, 1},
+           {"--fail-on disagree,error", mixed, 1},
+           {"--fail-on=disagree --fail-on error", mixed, 1},
+           {"--fail-on disagree", clean, 0},
+           {"--fail-on error", clean, 0},
+           {"--fail-on disagree,error", clean, 0},
+       }) {
+    SCOPED_TRACE(c.options + " " + c.file);
+    testing::CommandResult r = Arbiter("verify --format jsonl " + c.options + " " + c.file);
+    EXPECT_EQ(r.exit_code, c.exit_code);
+    if (c.file == mixed) {
+      EXPECT_EQ(WithoutTime(r.out), WithoutTime(plain.out));
+    }
+  }
+  // Each kind alone: a file with only a disagreement, one with only an error.
+  const std::string disagrees = (dir / "disagrees.pgn").string();
+  const std::string error = (dir / "error.pgn").string();
+  const std::string both(kDisagreeAndError);
+  const size_t second = both.find("[Event \"illegal\"]");
+  std::ofstream(disagrees) << both.substr(0, second);
+  std::ofstream(error) << both.substr(second);
+  EXPECT_EQ(Arbiter("verify " + disagrees + " --fail-on disagree").exit_code, 1);
+  EXPECT_EQ(Arbiter("verify " + disagrees + " --fail-on error").exit_code, 0);
+  EXPECT_EQ(Arbiter("verify " + error + " --fail-on error").exit_code, 1);
+  EXPECT_EQ(Arbiter("verify " + error + " --fail-on disagree").exit_code, 0);
+  // The records and summary are written before the exit, --output too.
+  const std::string output = (dir / "out.jsonl").string();
+  EXPECT_EQ(
+      Arbiter("verify --format jsonl --fail-on error " + mixed + " --output " + output).exit_code,
+      1);
+  std::ifstream written(output);
+  std::stringstream content;
+  content << written.rdbuf();
+  EXPECT_EQ(Lines(content.str()).size(), 3u);
+  testing::CommandResult bad = ArbiterWithStderr("verify --fail-on typo " + clean);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_PRED_FORMAT2(Contains, bad.out, "--fail-on must be disagree or error, got \"typo\"");
+  std::filesystem::remove_all(dir);
+}
+
 // An input that cannot be opened or read exits 3, like one that ends early;
 // a bad option stays a usage error (2).
 TEST(Cli, UnreadableInputExits3) {
@@ -137,7 +203,7 @@ TEST(Cli, HelpForEveryCommand) {
   for (const Case& c : std::vector<Case>{
            {"perft", "--depth"},
            {"analyze", "--moves"},
-           {"verify", "--shard"},
+           {"verify", "--fail-on"},
            {"tables", "build"},
            {"tables build", "--signatures"},
            {"job", "submit"},
