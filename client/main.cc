@@ -119,7 +119,17 @@ constexpr char kUsage[] =
     "                 (arbiter verify --help, arbiter job submit --help).\n"
     "  --version      Print the version and commit.\n"
     "  --             Ends the options: every word after it is an operand\n"
-    "                 (arbiter verify -- --odd.pgn).\n";
+    "                 (arbiter verify -- --odd.pgn).\n"
+    "\n"
+    "Exit codes:\n"
+    "  0  success\n"
+    "  1  findings: verify --fail-on asked and the run found such records;\n"
+    "     also a line analyze FILE could not analyse, a table tables build\n"
+    "     could not build or save, a job job watch saw end other than done\n"
+    "  2  bad usage: an unknown option, a bad value, a missing operand (and\n"
+    "     errors the coordinator answers)\n"
+    "  3  the input cannot be opened or read, or it ended early (a truncated\n"
+    "     or corrupt .zst, an I/O error)\n";
 
 // `arbiter --help`: the overview above; each command's --help is CLI11's
 // list of its options.

@@ -222,9 +222,10 @@ TEST(Cli, HelpForEveryCommand) {
       EXPECT_PRED_FORMAT2(Contains, r.out, c.option);
     }
   }
-  // The program's own help is the overview.
+  // The program's own help is the overview, with the exit codes.
   testing::CommandResult r = Arbiter("--help");
   EXPECT_PRED_FORMAT2(Contains, r.out, "Commands:");
+  EXPECT_PRED_FORMAT2(Contains, r.out, "Exit codes:");
 }
 
 // --version names the program, the version and the commit, for all three.
