@@ -208,8 +208,12 @@ const char* JobStateName(JobState state) {
 
 namespace {
 
-std::string TimeText(const google::protobuf::Timestamp& t) {
-  return t.seconds() == 0 && t.nanos() == 0 ? "" : google::protobuf::util::TimeUtil::ToString(t);
+// In whole seconds: the coordinator keeps nanoseconds to order jobs, which
+// `job list` need not show.
+std::string TimeText(google::protobuf::Timestamp t) {
+  if (t.seconds() == 0 && t.nanos() == 0) return "";
+  t.set_nanos(0);
+  return google::protobuf::util::TimeUtil::ToString(t);
 }
 
 JobStatus FromJob(const v1::Job& job) {
