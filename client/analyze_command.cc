@@ -13,7 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "client/commands.h"
 #include "client/remote.h"
-#include "common/args.h"
+#include "common/command_line.h"
 #include "common/rules_option.h"
 #include "common/search_options.h"
 #include "common/tablebase_options.h"
@@ -31,10 +31,19 @@
 namespace arbiter::cli {
 namespace {
 
-int Fail(const absl::Status& s) {
-  std::fprintf(stderr, "arbiter analyze: %s\n", std::string(s.message()).c_str());
-  return 2;
-}
+constexpr char kProgram[] = "arbiter analyze";
+
+struct AnalyzeOptions {
+  std::vector<std::string> files;  // FILE|-: batch mode
+  std::optional<std::string> fen;
+  std::vector<std::string> moves;
+  bool json = false, chess960 = false, timing = false;
+  Rules rules = Rules::kChess;
+  MateSearchOptions search;
+  std::vector<std::string> syzygy;
+  std::optional<std::string> tables;
+  const ConnectionOptions* connection = nullptr;
+};
 
 std::string Text(const Position& pos, const Assessment& a) {
   std::string out = absl::StrCat("Position: ", pos.Fen(), "\nStatus:   ", ToString(a.status));
@@ -149,12 +158,16 @@ BatchQuery ParseBatchLine(std::string_view line) {
 
 // With `timing`, each record also carries "microseconds": the wall time of
 // its analysis (for side-by-side benchmarks against peers that print theirs).
-int RunBatch(const std::string& path, bool chess960, bool timing, const Analyzer& analyze) {
+// Exits kFindings when a line could not be analysed (its record says why),
+// kInputUnreadable when the file cannot be opened or read.
+ExitCode RunBatch(const std::string& path, bool chess960, bool timing, const Analyzer& analyze) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
     file.open(path);
-    if (!file) return Fail(absl::NotFoundError(absl::StrCat("cannot open ", path)));
+    if (!file)
+      return Fail(kProgram, absl::NotFoundError(absl::StrCat("cannot open ", path)),
+                  ExitCode::kInputUnreadable);
     in = &file;
   }
   std::string line;
@@ -189,53 +202,30 @@ int RunBatch(const std::string& path, bool chess960, bool timing, const Analyzer
                               .c_str());
     }
   }
-  return errors ? 1 : 0;
+  // A read error ends getline as the end of the file does: only the stream
+  // tells them apart.
+  if (in->bad())
+    return Fail(kProgram, absl::DataLossError(absl::StrCat("cannot read ", path)),
+                ExitCode::kInputUnreadable);
+  return errors ? ExitCode::kFindings : ExitCode::kSuccess;
 }
 
-}  // namespace
-
-int RunAnalyze(const std::vector<std::string>& argv) {
-  // "--moves a b c": every word up to the next option is a move.
-  std::vector<std::string> rest, moves;
-  for (size_t i = 0; i < argv.size(); ++i) {
-    if (argv[i] != "--moves") {
-      rest.push_back(argv[i]);
-      continue;
-    }
-    while (i + 1 < argv.size() && argv[i + 1].rfind("--", 0) != 0) {
-      // Also accept one quoted argument holding several moves.
-      std::string words = argv[++i];
-      for (size_t p = 0; p < words.size();) {
-        size_t q = words.find(' ', p);
-        if (q == std::string::npos) q = words.size();
-        if (q > p) moves.push_back(words.substr(p, q - p));
-        p = q + 1;
-      }
-    }
-  }
-  absl::StatusOr<Args> args =
-      Args::Parse(rest,
-                  {"fen", kRulesOption, kBudgetOption, kTableOption, kSyzygyOption, kTablesOption,
-                   kCoordinatorOption, kTlsCaOption, kTokenFileOption},
-                  {"json", "chess960", "timing"});
-  if (!args.ok()) return Fail(args.status());
-  absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, {});
-  if (!options.ok()) return Fail(options.status());
-  absl::StatusOr<Rules> rules = RulesFrom(*args);
-  if (!rules.ok()) return Fail(rules.status());
-  const bool chess99 = *rules == Rules::kChess99;
-  if (chess99 && (args->Has("chess960") || args->Has(kSyzygyOption)))
-    return Fail(absl::InvalidArgumentError(
-        "--rules chess99 takes FEN-9 positions: no --chess960 or --syzygy"));
+ExitCode RunAnalyze(AnalyzeOptions& o) {
+  MateSearchOptions* options = &o.search;
+  const bool chess99 = o.rules == Rules::kChess99;
+  if (chess99 && (o.chess960 || !o.syzygy.empty()))
+    return Fail(kProgram, absl::InvalidArgumentError(
+                              "--rules chess99 takes FEN-9 positions: no --chess960 or --syzygy"));
   Analyzer analyze;
   std::unique_ptr<RemoteArbiter> remote;
   std::unique_ptr<tablebase::RetrogradeSolver> retrograde;
   std::shared_ptr<const SyzygyTablebase> tables;
-  if (std::string coordinator = CoordinatorFrom(*args); !coordinator.empty()) {
-    absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected = RemoteArbiter::Connect(*args);
-    if (!connected.ok()) return Fail(connected.status());
+  if (std::string coordinator = CoordinatorFrom(*o.connection); !coordinator.empty()) {
+    absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected =
+        RemoteArbiter::Connect(*o.connection);
+    if (!connected.ok()) return Fail(kProgram, connected.status());
     remote = *std::move(connected);
-    const bool tablebase = TablebaseRequested(*args);
+    const bool tablebase = TablebaseRequested(o.syzygy);
     analyze = [&, tablebase, chess99](const std::string& fen, bool chess960,
                                       const std::vector<std::string>& moves,
                                       std::optional<Color> only_side, bool json) {
@@ -247,12 +237,12 @@ int RunAnalyze(const std::vector<std::string>& argv) {
     };
   } else {
     absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> solver =
-        RetrogradeTablesFrom(*args);
-    if (!solver.ok()) return Fail(solver.status());
+        RetrogradeTablesFrom(o.tables);
+    if (!solver.ok()) return Fail(kProgram, solver.status());
     retrograde = *std::move(solver);
     options->retrograde = retrograde.get();
-    absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> opened = TablebaseFrom(*args);
-    if (!opened.ok()) return Fail(opened.status());
+    absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> opened = TablebaseFrom(o.syzygy);
+    if (!opened.ok()) return Fail(kProgram, opened.status());
     tables = *std::move(opened);
     analyze = [&, chess99](const std::string& fen, bool chess960,
                            const std::vector<std::string>& moves, std::optional<Color> only_side,
@@ -264,23 +254,64 @@ int RunAnalyze(const std::vector<std::string>& argv) {
                       [json](const PositionAnalysis& a) { return Render(a, json); });
     };
   }
-  const bool chess960 = args->Has("chess960");
-  if (!args->positional().empty()) {
-    if (args->positional().size() > 1 || args->Has("fen") || !moves.empty())
-      return Fail(absl::InvalidArgumentError(
-          "batch mode takes one FILE (or - for stdin) and no --fen/--moves"));
-    const int code = RunBatch(args->positional()[0], chess960, args->Has("timing"), analyze);
+  if (!o.files.empty()) {
+    if (o.files.size() > 1 || o.fen || !o.moves.empty())
+      return Fail(kProgram, absl::InvalidArgumentError(
+                                "batch mode takes one FILE (or - for stdin) and no --fen/--moves"));
+    const ExitCode code = RunBatch(o.files[0], o.chess960, o.timing, analyze);
     if (retrograde) WarnAboutTables("analyze", *retrograde);
     return code;
   }
-  if (!args->Has("fen"))
-    return Fail(absl::InvalidArgumentError("--fen FEN is required (or a FILE of FENs)"));
-  absl::StatusOr<std::string> out =
-      analyze(args->Get("fen"), chess960, moves, std::nullopt, args->Has("json"));
-  if (!out.ok()) return Fail(out.status());
+  if (!o.fen)
+    return Fail(kProgram, absl::InvalidArgumentError("--fen FEN is required (or a FILE of FENs)"));
+  absl::StatusOr<std::string> out = analyze(*o.fen, o.chess960, o.moves, std::nullopt, o.json);
+  if (!out.ok()) return Fail(kProgram, out.status());
   std::fputs(out->c_str(), stdout);
   if (retrograde) WarnAboutTables("analyze", *retrograde);
-  return 0;
+  return ExitCode::kSuccess;
+}
+
+}  // namespace
+
+Command AddAnalyze(CLI::App& arbiter, ConnectionOptions* connection) {
+  CLI::App* analyze = arbiter.add_subcommand(
+      "analyze",
+      "How a position stands under the FIDE Laws: checkmate, stalemate, dead\n"
+      "position, fivefold, 75 moves; whether each side can still mate\n"
+      "(yes/no/unknown, with proof); threefold and fifty-move claims now and by\n"
+      "which moves. With FILE (- for stdin), one FEN per line in, one JSON line\n"
+      "per position out, in input order; a FEN may have 6, 4 or 2 fields, and a\n"
+      "line \"FEN white\" (or black) asks about that side only.");
+  auto o = std::make_shared<AnalyzeOptions>();
+  o->connection = connection;
+  AddOperands(*analyze, "FILE", &o->files, "A file of FENs, one per line (- for stdin)");
+  AddValue(*analyze, "--fen", &o->fen, "FEN", "The position (FEN-9 with --rules chess99)");
+  // Every word up to the next option is a move, and one word may hold
+  // several ("e2e4 e7e5"). They are the history for repetitions.
+  analyze
+      ->add_option_function<std::vector<std::string>>(
+          "--moves",
+          [o](const std::vector<std::string>& words) {
+            for (const std::string& word : words)
+              for (absl::string_view move : absl::StrSplit(word, ' ', absl::SkipEmpty()))
+                o->moves.emplace_back(move);
+          },
+          "Moves played from FEN first (UCI; Chess 99 notation with --rules chess99)")
+      ->type_name("MOVE...")
+      ->expected(0, CLI::detail::expected_max_vector_size)
+      ->take_all();
+  AddFlag(*analyze, "--json", &o->json, "One JSON record instead of the text report");
+  AddFlag(*analyze, "--chess960", &o->chess960, "Write castling as king-takes-rook");
+  AddFlag(*analyze, "--timing", &o->timing, "(FILE) Add each record's \"microseconds\"");
+  AddRulesOption(*analyze, &o->rules);
+  AddSearchOptions(*analyze, &o->search);
+  AddSyzygyOption(*analyze, &o->syzygy)
+      ->description(
+          "Syzygy tables (repeatable, or DIR:DIR...); default $ARBITER_SYZYGY. Adds\n"
+          "\"tablebase\": the value under the 50-move rule and every move, best first");
+  AddTablesOption(*analyze, &o->tables);
+  AddConnectionOptions(*analyze, connection);
+  return {analyze, [o] { return RunAnalyze(*o); }, /*takes_connection=*/true};
 }
 
 }  // namespace arbiter::cli

@@ -1,16 +1,32 @@
-// Subcommands of the `arbiter` binary. Each takes the words after its name
-// and returns the process exit code.
+// Subcommands of the `arbiter` binary. Each Add* adds its subcommand, with
+// its options, to the program's CLI11 App, and returns what runs it once the
+// command line has been parsed.
 #pragma once
 
-#include <string>
-#include <vector>
+#include <functional>
+
+#include "common/exit_code.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace arbiter::cli {
 
-int RunPerft(const std::vector<std::string>& args);
-int RunAnalyze(const std::vector<std::string>& args);
-int RunVerify(const std::vector<std::string>& args);
-int RunTables(const std::vector<std::string>& args);
-int RunJob(const std::vector<std::string>& args);
+struct ConnectionOptions;
+
+struct Command {
+  CLI::App* app;                  // chosen when app->parsed()
+  std::function<ExitCode()> run;  // valid once the command line is parsed
+  bool takes_connection;          // --coordinator, --tls-ca, --token-file
+};
+
+Command AddPerft(CLI::App& arbiter);
+// `connection`: shared with the program's own connection options, which may
+// come before the command.
+Command AddAnalyze(CLI::App& arbiter, ConnectionOptions* connection);
+Command AddVerify(CLI::App& arbiter, ConnectionOptions* connection);
+Command AddTables(CLI::App& arbiter);
+Command AddJob(CLI::App& arbiter, ConnectionOptions* connection);
 
 }  // namespace arbiter::cli

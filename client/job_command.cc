@@ -3,12 +3,19 @@
 // coordinator's --job-input-dir) and prints the job's id once the coordinator
 // has it; watch follows its progress; results prints its verdicts exactly as
 // `arbiter verify` prints them; list, cancel and delete manage jobs.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "client/commands.h"
 #include "client/remote.h"
-#include "common/args.h"
+#include "common/command_line.h"
 #include "common/rules_option.h"
 #include "common/search_options.h"
 #include "common/tablebase_options.h"
@@ -17,14 +24,24 @@
 namespace arbiter::cli {
 namespace {
 
-int Fail(const absl::Status& s) {
-  std::fprintf(stderr, "arbiter job: %s\n", std::string(s.message()).c_str());
-  return 2;
-}
-
+constexpr char kProgram[] = "arbiter job";
 constexpr char kUsage[] =
     "usage: arbiter --coordinator HOST:PORT job submit FILE | submit --server-path PATH |\n"
     "       watch ID | results ID | list | cancel ID | delete ID";
+
+enum class Verb { kSubmit, kWatch, kResults, kList, kCancel, kDelete };
+
+struct JobOptions {
+  std::vector<std::string> operands;  // the verb's FILE or ID
+  std::optional<std::string> server_path;
+  Rules rules = Rules::kChess;
+  MateSearchOptions search;
+  std::vector<std::string> syzygy;
+  VerdictFormat format = VerdictFormat::kText;
+  int64_t from = 1;
+  int64_t limit = 0;  // the coordinator's default
+  const ConnectionOptions* connection = nullptr;
+};
 
 std::string Progress(const JobStatus& j) {
   std::string line = absl::StrCat(j.id, " ", JobStateName(j.state), ": ", j.games_done,
@@ -34,94 +51,155 @@ std::string Progress(const JobStatus& j) {
   return line + "\n";
 }
 
-}  // namespace
+// Uploads the local file `path` ("-": standard input). One that cannot be
+// opened or read is unreadable input; the coordinator's refusals are
+// usage errors.
+ExitCode Upload(RemoteArbiter& remote, const std::string& path, const JobOptions& o, bool chess99) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
+      path == "-" ? fdopen(dup(0), "rb") : std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file)
+    return Fail(kProgram, absl::NotFoundError(absl::StrCat(path, ": ", std::strerror(errno))),
+                ExitCode::kInputUnreadable);
+  absl::StatusOr<JobStatus> job =
+      remote.UploadJob(file.get(), path, o.search, TablebaseRequested(o.syzygy), chess99);
+  if (!job.ok())
+    return Fail(kProgram, job.status(),
+                std::ferror(file.get()) ? ExitCode::kInputUnreadable : ExitCode::kUsage);
+  std::printf("%s\n", job->id.c_str());
+  return ExitCode::kSuccess;
+}
 
-int RunJob(const std::vector<std::string>& argv) {
-  absl::StatusOr<Args> args = Args::Parse(
-      argv,
-      {kCoordinatorOption, kTlsCaOption, kTokenFileOption, "format", "from", kRulesOption,
-       kBudgetOption, kTableOption, kSyzygyOption, "server-path", "limit"},
-      {});
-  if (!args.ok()) return Fail(args.status());
-  const std::vector<std::string>& words = args->positional();
-  const std::string verb = words.empty() ? "" : words[0];
-  const size_t operands = verb == "list" || (verb == "submit" && args->Has("server-path")) ? 1 : 2;
-  if (words.size() != operands || (verb != "submit" && verb != "watch" && verb != "results" &&
-                                   verb != "list" && verb != "cancel" && verb != "delete"))
-    return Fail(absl::InvalidArgumentError(kUsage));
-  const std::string coordinator = CoordinatorFrom(*args);
+ExitCode RunJob(Verb verb, const JobOptions& o) {
+  const size_t operands = verb == Verb::kList || (verb == Verb::kSubmit && o.server_path) ? 0 : 1;
+  if (o.operands.size() != operands) return Fail(kProgram, absl::InvalidArgumentError(kUsage));
+  const std::string coordinator = CoordinatorFrom(*o.connection);
   if (coordinator.empty())
-    return Fail(absl::InvalidArgumentError(
-        "jobs run on a coordinator: give --coordinator HOST:PORT (or $ARBITER_COORDINATOR)"));
-  absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected = RemoteArbiter::Connect(*args);
-  if (!connected.ok()) return Fail(connected.status());
+    return Fail(kProgram,
+                absl::InvalidArgumentError("jobs run on a coordinator: give --coordinator "
+                                           "HOST:PORT (or $ARBITER_COORDINATOR)"));
+  absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected = RemoteArbiter::Connect(*o.connection);
+  if (!connected.ok()) return Fail(kProgram, connected.status());
   RemoteArbiter& remote = **connected;
+  const std::string id = operands ? o.operands[0] : "";
 
-  if (verb == "submit") {
-    absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, MateSearchOptions{});
-    if (!options.ok()) return Fail(options.status());
-    absl::StatusOr<Rules> rules = RulesFrom(*args);
-    if (!rules.ok()) return Fail(rules.status());
-    const bool chess99 = *rules == Rules::kChess99;
-    absl::StatusOr<JobStatus> job =
-        args->Has("server-path")
-            ? remote.SubmitServerJob(args->Get("server-path"), *options, TablebaseRequested(*args),
-                                     chess99)
-            : remote.UploadJob(words[1], *options, TablebaseRequested(*args), chess99);
-    if (!job.ok()) return Fail(job.status());
-    std::printf("%s\n", job->id.c_str());
-    return 0;
+  switch (verb) {
+    case Verb::kSubmit: {
+      const bool chess99 = o.rules == Rules::kChess99;
+      if (!o.server_path) return Upload(remote, o.operands[0], o, chess99);
+      absl::StatusOr<JobStatus> job =
+          remote.SubmitServerJob(*o.server_path, o.search, TablebaseRequested(o.syzygy), chess99);
+      if (!job.ok()) return Fail(kProgram, job.status());
+      std::printf("%s\n", job->id.c_str());
+      return ExitCode::kSuccess;
+    }
+    case Verb::kList: {
+      absl::StatusOr<std::vector<JobStatus>> jobs = remote.ListJobs(int(o.limit));
+      if (!jobs.ok()) return Fail(kProgram, jobs.status());
+      for (const JobStatus& j : *jobs)
+        std::printf("%s\t%s\t%s\t%s\t%lld games\t%s\n", j.id.c_str(), JobStateName(j.state),
+                    j.created.c_str(), j.finished.empty() ? "-" : j.finished.c_str(),
+                    (long long)j.games_done, j.path.c_str());
+      return ExitCode::kSuccess;
+    }
+    case Verb::kCancel: {
+      absl::StatusOr<JobStatus> job = remote.CancelJob(id);
+      if (!job.ok()) return Fail(kProgram, job.status());
+      std::fputs(Progress(*job).c_str(), stdout);
+      return ExitCode::kSuccess;
+    }
+    case Verb::kDelete:
+      if (absl::Status s = remote.DeleteJob(id); !s.ok()) return Fail(kProgram, s);
+      return ExitCode::kSuccess;
+    case Verb::kWatch: {
+      absl::StatusOr<JobStatus> last = remote.WatchJob(id, [](const JobStatus& j) {
+        std::fputs(Progress(j).c_str(), stdout);
+        std::fflush(stdout);  // progress is read as it comes, often through a pipe
+      });
+      if (!last.ok()) return Fail(kProgram, last.status());
+      return last->state == JobState::kDone ? ExitCode::kSuccess : ExitCode::kFindings;
+    }
+    case Verb::kResults:
+      break;
   }
-  if (verb == "list") {
-    absl::StatusOr<int64_t> limit = args->GetInt("limit", 0);
-    if (!limit.ok()) return Fail(limit.status());
-    if (*limit < 0 || *limit > 100000)
-      return Fail(absl::InvalidArgumentError("--limit must be 0..100000"));
-    absl::StatusOr<std::vector<JobStatus>> jobs = remote.ListJobs(int(*limit));
-    if (!jobs.ok()) return Fail(jobs.status());
-    for (const JobStatus& j : *jobs)
-      std::printf("%s\t%s\t%s\t%s\t%lld games\t%s\n", j.id.c_str(), JobStateName(j.state),
-                  j.created.c_str(), j.finished.empty() ? "-" : j.finished.c_str(),
-                  (long long)j.games_done, j.path.c_str());
-    return 0;
-  }
-  if (verb == "cancel") {
-    absl::StatusOr<JobStatus> job = remote.CancelJob(words[1]);
-    if (!job.ok()) return Fail(job.status());
-    std::fputs(Progress(*job).c_str(), stdout);
-    return 0;
-  }
-  if (verb == "delete") {
-    if (absl::Status s = remote.DeleteJob(words[1]); !s.ok()) return Fail(s);
-    return 0;
-  }
-  if (verb == "watch") {
-    absl::StatusOr<JobStatus> last = remote.WatchJob(words[1], [](const JobStatus& j) {
-      std::fputs(Progress(j).c_str(), stdout);
-      std::fflush(stdout);  // progress is read as it comes, often through a pipe
-    });
-    if (!last.ok()) return Fail(last.status());
-    return last->state == JobState::kDone ? 0 : 1;
-  }
-  absl::StatusOr<VerdictFormat> format = ParseVerdictFormat(args->Get("format", "text"));
-  if (!format.ok()) return Fail(format.status());
-  absl::StatusOr<int64_t> from = args->GetInt("from", 1);
-  if (!from.ok()) return Fail(from.status());
-  absl::StatusOr<JobStatus> job = remote.GetJob(words[1]);
-  if (!job.ok()) return Fail(job.status());
-  VerdictPrinter printer(*format, job->tablebase, stdout);
-  if (absl::Status s =
-          remote.JobResults(words[1], *from, [&](GameVerdict& v) { printer.Print(v); });
+  absl::StatusOr<JobStatus> job = remote.GetJob(id);
+  if (!job.ok()) return Fail(kProgram, job.status());
+  VerdictPrinter printer(o.format, job->tablebase, stdout);
+  if (absl::Status s = remote.JobResults(id, o.from, [&](GameVerdict& v) { printer.Print(v); });
       !s.ok())
-    return Fail(s);
+    return Fail(kProgram, s);
   // The summary of what was printed, with the job's running time.
-  absl::StatusOr<JobStatus> end = remote.GetJob(words[1]);
-  if (!end.ok()) return Fail(end.status());
+  absl::StatusOr<JobStatus> end = remote.GetJob(id);
+  if (!end.ok()) return Fail(kProgram, end.status());
   printer.End(end->seconds);
   // A failed or cancelled job's verdicts are printed, but not as a whole run.
   if (end->state == JobState::kFailed || end->state == JobState::kCancelled)
-    return Fail(absl::AbortedError(Progress(*end)));
-  return 0;
+    return Fail(kProgram, absl::AbortedError(Progress(*end)));
+  return ExitCode::kSuccess;
+}
+
+}  // namespace
+
+Command AddJob(CLI::App& arbiter, ConnectionOptions* connection) {
+  CLI::App* job = arbiter.add_subcommand(
+      "job",
+      "(with --coordinator) Rule on every game of a PGN file in the background:\n"
+      "submit, watch, results, list, cancel, delete");
+  auto o = std::make_shared<JobOptions>();
+  o->connection = connection;
+  AddConnectionOptions(*job, connection);
+  auto verb = [&](const char* name, const std::string& operand, const std::string& help) {
+    const std::string operand_help =
+        operand == "FILE" ? "The PGN file (.pgn or .pgn.zst), or - for stdin" : "The job's id";
+    CLI::App* sub = job->add_subcommand(name, help);
+    if (!operand.empty()) AddOperands(*sub, operand, &o->operands, operand_help);
+    AddConnectionOptions(*sub, connection);
+    return sub;
+  };
+  const std::map<Verb, CLI::App*> verbs = {
+      {Verb::kSubmit,
+       verb("submit", "FILE",
+            "Upload FILE (.pgn or .pgn.zst, - for stdin) as a job and print its id once\n"
+            "the coordinator has stored it")},
+      {Verb::kWatch,
+       verb("watch", "ID", "Print the job's progress until it ends (exit 0 when done)")},
+      {Verb::kResults, verb("results", "ID", "Print the job's records and summary as verify does")},
+      {Verb::kList,
+       verb("list", "", "List jobs newest first: id, state, created, finished, games, file")},
+      {Verb::kCancel, verb("cancel", "ID", "Stop a running job (its verdicts stay)")},
+      {Verb::kDelete, verb("delete", "ID", "Remove an ended job and its upload")},
+  };
+  CLI::App& submit = *verbs.at(Verb::kSubmit);
+  AddValue(submit, "--server-path", &o->server_path, "PATH",
+           "A file under the coordinator's --job-input-dir, instead of FILE");
+  AddRulesOption(submit, &o->rules);
+  AddSearchOptions(submit, &o->search);
+  AddSyzygyOption(submit, &o->syzygy)
+      ->description("Ask the workers to probe their own Syzygy tables (repeatable)");
+  CLI::App& results = *verbs.at(Verb::kResults);
+  AddChecked(
+      results, "--format",
+      [o](const std::string& name) {
+        absl::StatusOr<VerdictFormat> format = ParseVerdictFormat(name);
+        if (!format.ok()) throw UsageError(std::string(format.status().message()));
+        o->format = *format;
+      },
+      "text|jsonl|csv", "The records' format")
+      ->default_str("text");
+  AddInteger(results, "--from", &o->from, std::numeric_limits<int64_t>::min(),
+             std::numeric_limits<int64_t>::max(), "", "N", "Print from game N on")
+      ->default_str("1");
+  AddInteger(*verbs.at(Verb::kList), "--limit", &o->limit, 0, 100000, "--limit must be 0..100000",
+             "N", "List at most N jobs (0: the coordinator's default)");
+  // Words that name no verb are kept, to answer with the usage. (After the
+  // verbs, which would inherit it.)
+  job->allow_extras();
+  return {job,
+          [o, job, verbs] {
+            for (const auto& [verb, app] : verbs)
+              if (app->parsed() && job->remaining().empty()) return RunJob(verb, *o);
+            return Fail(kProgram, absl::InvalidArgumentError(kUsage));
+          },
+          /*takes_connection=*/true};
 }
 
 }  // namespace arbiter::cli

@@ -1,11 +1,16 @@
 // `arbiter`: the command line. Without --coordinator every subcommand runs the
 // engine embedded, in this process.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "client/commands.h"
+#include "client/remote.h"
+#include "common/command_line.h"
+#include "common/exit_code.h"
 
 namespace {
 
@@ -42,6 +47,7 @@ constexpr char kUsage[] =
     "\n"
     "  verify PATH|- [--format text|jsonl|csv] [--jobs N] [--budget N] [--table-mb M]\n"
     "         [--shard I/N | --part I/N] [--output FILE] [--syzygy DIR]...\n"
+    "         [--fail-on disagree|error]\n"
     "        Rule on every game of a PGN file (.pgn or .pgn.zst; - reads stdin):\n"
     "        the correct result under the FIDE Laws, the rule and article that\n"
     "        decide it, and whether the declared result agrees. One record per\n"
@@ -56,10 +62,11 @@ constexpr char kUsage[] =
     "        records are numbered within the part. --output FILE writes records\n"
     "        and summary to FILE instead of stdout, atomically: a temporary file\n"
     "        beside it is renamed into place only when the run completes.\n"
-    "        Exit 0 when every game was read (bad games are records, not\n"
-    "        failures); 3 when the input ended early (truncated or corrupt .zst,\n"
-    "        I/O error): the records of the games read are printed, --output is\n"
-    "        not written; 2 for bad options or an unreadable file.\n"
+    "        --fail-on disagree|error (repeatable, or a comma list) exits 1 when a\n"
+    "        game's declared result disagrees with the ruling, or a record is an\n"
+    "        error; records and summary are written first. Without it, bad games\n"
+    "        are records, not failures. When the input ended early (exit 3) the\n"
+    "        records of the games read are printed and --output is not written.\n"
     "\n"
     "  tables build DIR [--signatures SIG,SIG...]\n"
     "        Write the exact retrograde tables (3-4 men; default all 36, else the\n"
@@ -108,43 +115,85 @@ constexpr char kUsage[] =
     "                 every call (needs TLS); default $ARBITER_TOKEN_FILE. Tokens\n"
     "                 are never taken from the command line, where ps shows them.\n"
     "\n"
-    "  help, --help   Show this text.\n";
+    "  help, --help   Show this text. Every command takes --help too\n"
+    "                 (arbiter verify --help, arbiter job submit --help).\n"
+    "  --version      Print the version and commit.\n"
+    "  --             Ends the options: every word after it is an operand\n"
+    "                 (arbiter verify -- --odd.pgn).\n"
+    "\n"
+    "Exit codes:\n"
+    "  0  success\n"
+    "  1  findings: verify --fail-on asked and the run found such records;\n"
+    "     also a line analyze FILE could not analyse, a table tables build\n"
+    "     could not build or save, a job job watch saw end other than done\n"
+    "  2  bad usage: an unknown option, a bad value, a missing operand (and\n"
+    "     errors the coordinator answers)\n"
+    "  3  the input cannot be opened or read, or it ended early (a truncated\n"
+    "     or corrupt .zst, an I/O error)\n";
+
+// `arbiter --help`: the overview above; each command's --help is CLI11's
+// list of its options.
+class Overview : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string name,
+                        CLI::AppFormatMode mode) const override {
+    if (app->get_parent() == nullptr) return kUsage;
+    return CLI::Formatter::make_help(app, std::move(name), mode);
+  }
+};
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
-      !std::strcmp(argv[1], "help")) {
-    std::fputs(kUsage, argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
-  }
-  // The connection options may come before the command; they are handed to
-  // the command like its own options.
-  auto is_global = [](const char* arg) {
-    for (const char* name : {"--coordinator", "--tls-ca", "--token-file"}) {
-      const size_t n = std::strlen(name);
-      if (std::strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=')) return true;
-    }
-    return false;
-  };
-  std::vector<std::string> global;
-  int first = 1;
-  while (first < argc && is_global(argv[first])) {
-    global.push_back(argv[first++]);
-    if (!std::strchr(global.back().c_str(), '=') && first < argc) global.push_back(argv[first++]);
-  }
-  if (first >= argc) {
+  using arbiter::ExitCode;
+  namespace cli = arbiter::cli;
+  if (argc < 2) {
     std::fputs(kUsage, stderr);
-    return 2;
+    return int(ExitCode::kUsage);
   }
-  std::string command = argv[first];
-  std::vector<std::string> rest(argv + first + 1, argv + argc);
-  rest.insert(rest.end(), global.begin(), global.end());
-  if (command == "perft") return arbiter::cli::RunPerft(rest);
-  if (command == "analyze") return arbiter::cli::RunAnalyze(rest);
-  if (command == "verify") return arbiter::cli::RunVerify(rest);
-  if (command == "tables") return arbiter::cli::RunTables(rest);
-  if (command == "job") return arbiter::cli::RunJob(rest);
-  std::fprintf(stderr, "arbiter: unknown command \"%s\" (see arbiter --help)\n", command.c_str());
-  return 2;
+  if (!std::strcmp(argv[1], "help")) {
+    std::fputs(kUsage, stdout);
+    return int(ExitCode::kSuccess);
+  }
+  CLI::App app("", "arbiter");
+  app.formatter(std::make_shared<Overview>());  // before the commands, which inherit it
+  app.get_formatter()->column_width(32);
+  cli::AddVersionFlag(app);
+  // One command: after it, a word that names another is an operand (a file
+  // called "verify").
+  app.require_subcommand(0, 1);
+  // The connection options may come before the command; the commands that
+  // take them add them too, with the same storage.
+  cli::ConnectionOptions connection;
+  cli::AddConnectionOptions(app, &connection);
+  const std::vector<cli::Command> commands = {
+      cli::AddPerft(app),  cli::AddAnalyze(app, &connection), cli::AddVerify(app, &connection),
+      cli::AddTables(app), cli::AddJob(app, &connection),
+  };
+  // A word before any command names none, which deserves its own message.
+  // (After the commands, which would inherit it.)
+  app.allow_extras();
+  if (std::optional<ExitCode> done = cli::ParseCommandLine(app, argc, argv)) return int(*done);
+  const std::vector<std::string> unplaced = app.remaining();
+  if (app.get_subcommands().empty() && !unplaced.empty() && !unplaced[0].starts_with("-")) {
+    std::fprintf(stderr, "arbiter: unknown command \"%s\" (see arbiter --help)\n",
+                 unplaced[0].c_str());
+    return int(ExitCode::kUsage);
+  }
+  if (std::optional<std::string> error = cli::UnexpectedWords(unplaced))
+    return int(arbiter::Fail(cli::ProgramName(app), absl::InvalidArgumentError(*error)));
+  for (const cli::Command& command : commands) {
+    if (!command.app->parsed()) continue;
+    if (!command.takes_connection) {
+      for (const char* name : {"--coordinator", "--tls-ca", "--token-file"}) {
+        if (app.get_option(name)->count() > 0)
+          return int(
+              arbiter::Fail(cli::ProgramName(app),
+                            absl::InvalidArgumentError(std::string("unknown option ") + name)));
+      }
+    }
+    return int(command.run());
+  }
+  std::fputs(kUsage, stderr);  // options, but no command
+  return int(ExitCode::kUsage);
 }

@@ -1,39 +1,40 @@
+// `arbiter perft`: counts the leaf nodes of the legal move tree (a move
+// generator check).
 #include <chrono>
 #include <cstdio>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "client/commands.h"
-#include "common/args.h"
+#include "common/command_line.h"
 #include "core/chess/notation.h"
 #include "core/chess/perft.h"
 
 namespace arbiter::cli {
+namespace {
 
-int RunPerft(const std::vector<std::string>& argv) {
-  auto fail = [](const absl::Status& s) {
-    std::fprintf(stderr, "arbiter perft: %s\n", std::string(s.message()).c_str());
-    return 2;
-  };
-  absl::StatusOr<Args> args = Args::Parse(argv, {"fen", "depth"}, {"divide", "json", "chess960"});
-  if (!args.ok()) return fail(args.status());
-  if (!args->positional().empty())
-    return fail(absl::InvalidArgumentError(
-        absl::StrCat("unexpected argument \"", args->positional()[0], "\"")));
-  absl::StatusOr<int64_t> depth = args->GetInt("depth", -1);
-  if (!depth.ok()) return fail(depth.status());
-  if (*depth < 0 || *depth > 20)
-    return fail(absl::InvalidArgumentError("--depth N is required, 0 <= N <= 20"));
-  std::string fen = args->Get("fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-  absl::StatusOr<Position> pos = Position::FromFen(fen, args->Has("chess960"));
-  if (!pos.ok()) return fail(pos.status());
+constexpr char kProgram[] = "arbiter perft";
+constexpr char kDepthRequired[] = "--depth N is required, 0 <= N <= 20";
 
-  const bool json = args->Has("json");
+struct PerftOptions {
+  std::string fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  int64_t depth = -1;  // required
+  bool divide = false, json = false, chess960 = false;
+};
+
+ExitCode RunPerft(const PerftOptions& o) {
+  if (o.depth < 0) return Fail(kProgram, absl::InvalidArgumentError(kDepthRequired));
+  absl::StatusOr<Position> pos = Position::FromFen(o.fen, o.chess960);
+  if (!pos.ok()) return Fail(kProgram, pos.status());
+
+  const bool json = o.json;
+  const int depth = int(o.depth);
   auto start = std::chrono::steady_clock::now();
   uint64_t nodes = 0;
   std::string divide_text;
-  if (args->Has("divide")) {
+  if (o.divide) {
     std::string sep;
-    for (const auto& [move, count] : PerftDivide(*pos, int(*depth))) {
+    for (const auto& [move, count] : PerftDivide(*pos, depth)) {
       nodes += count;
       if (json) {
         absl::StrAppend(&divide_text, sep, "\"", ToUci(*pos, move), "\": ", count);
@@ -43,11 +44,11 @@ int RunPerft(const std::vector<std::string>& argv) {
       }
     }
   } else {
-    nodes = Perft(*pos, int(*depth));
+    nodes = Perft(*pos, depth);
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (json) {
-    std::string moves = args->Has("divide") ? absl::StrCat(", \"moves\": {", divide_text, "}") : "";
+    std::string moves = o.divide ? absl::StrCat(", \"moves\": {", divide_text, "}") : "";
     std::printf("{\"nodes\": %llu, \"seconds\": %.6f%s}\n", (unsigned long long)nodes, seconds,
                 moves.c_str());
   } else {
@@ -56,7 +57,24 @@ int RunPerft(const std::vector<std::string>& argv) {
     std::printf("Nodes: %llu\nTime: %.3f s\nNodes/s: %.0f\n", (unsigned long long)nodes, seconds,
                 seconds > 0 ? nodes / seconds : 0.0);
   }
-  return 0;
+  return ExitCode::kSuccess;
+}
+
+}  // namespace
+
+Command AddPerft(CLI::App& arbiter) {
+  CLI::App* perft = arbiter.add_subcommand(
+      "perft", "Count the leaf nodes of the legal move tree (move generator check).");
+  auto o = std::make_shared<PerftOptions>();
+  AddValue(*perft, "--fen", &o->fen, "FEN", "The root position (default: the start position)");
+  AddInteger(*perft, "--depth", &o->depth, 0, 20, kDepthRequired, "N", "Plies to count (0..20)");
+  AddFlag(*perft, "--divide", &o->divide, "Print the count below each legal root move (UCI)");
+  AddFlag(*perft, "--json", &o->json,
+          "Print {\"nodes\": N, \"seconds\": S} (with --divide, \"moves\" too)");
+  AddFlag(*perft, "--chess960", &o->chess960,
+          "Write castling as king-takes-rook (FENs with Shredder or X-FEN castling\n"
+          "letters switch to Chess960 by themselves)");
+  return {perft, [o] { return RunPerft(*o); }, /*takes_connection=*/false};
 }
 
 }  // namespace arbiter::cli

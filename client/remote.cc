@@ -1,7 +1,5 @@
 #include "client/remote.h"
 
-#include <unistd.h>
-
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -13,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/arbiter.grpc.pb.h"
+#include "common/command_line.h"
 #include "common/security.h"
 #include "common/tablebase_options.h"
 #include "google/protobuf/util/time_util.h"
@@ -23,14 +22,35 @@
 
 namespace arbiter::cli {
 
-std::string CoordinatorFrom(const Args& args) {
-  if (args.Has(kCoordinatorOption)) return args.Get(kCoordinatorOption);
-  const char* env = std::getenv("ARBITER_COORDINATOR");
-  return env ? env : "";
+namespace {
+
+// The option's value as given, else the environment variable's.
+std::string OptionOrEnv(const std::optional<std::string>& option, const char* variable) {
+  if (option) return *option;
+  const char* value = std::getenv(variable);
+  return value ? value : "";
 }
 
-bool TablebaseRequested(const Args& args) {
-  return args.Has("syzygy") || !SyzygyDirsFromEnv().empty();
+}  // namespace
+
+void AddConnectionOptions(CLI::App& command, ConnectionOptions* options) {
+  AddValue(command, "--coordinator", &options->coordinator, "HOST:PORT",
+           "Send the work to an arbiter-coordinator instead of running the engine\n"
+           "in this process; the output is the same. Default $ARBITER_COORDINATOR");
+  AddValue(command, "--tls-ca", &options->tls_ca, "FILE",
+           "(with --coordinator) TLS, trusting the CA in FILE; default $ARBITER_TLS_CA.\n"
+           "Without it the connection is plain text");
+  AddValue(command, "--token-file", &options->token_file, "FILE",
+           "(with --coordinator) send the bearer token in FILE with every call\n"
+           "(needs TLS); default $ARBITER_TOKEN_FILE");
+}
+
+std::string CoordinatorFrom(const ConnectionOptions& options) {
+  return OptionOrEnv(options.coordinator, "ARBITER_COORDINATOR");
+}
+
+bool TablebaseRequested(const std::vector<std::string>& syzygy) {
+  return !syzygy.empty() || !SyzygyDirsFromEnv().empty();
 }
 
 struct RemoteArbiter::Impl {
@@ -45,20 +65,16 @@ struct RemoteArbiter::Impl {
 
 RemoteArbiter::RemoteArbiter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
-absl::StatusOr<std::unique_ptr<RemoteArbiter>> RemoteArbiter::Connect(const Args& args) {
-  auto option = [&](const char* name, const char* env) {
-    if (args.Has(name)) return args.Get(name);
-    const char* value = std::getenv(env);
-    return std::string(value ? value : "");
-  };
+absl::StatusOr<std::unique_ptr<RemoteArbiter>> RemoteArbiter::Connect(
+    const ConnectionOptions& options) {
   serving::ChannelSecurity security;
-  security.ca_file = option(kTlsCaOption, "ARBITER_TLS_CA");
-  security.token_file = option(kTokenFileOption, "ARBITER_TOKEN_FILE");
+  security.ca_file = OptionOrEnv(options.tls_ca, "ARBITER_TLS_CA");
+  security.token_file = OptionOrEnv(options.token_file, "ARBITER_TOKEN_FILE");
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
       serving::MakeChannelCredentials(security);
   if (!credentials.ok()) return credentials.status();
   auto impl = std::make_unique<Impl>();
-  impl->address = CoordinatorFrom(args);
+  impl->address = CoordinatorFrom(options);
   grpc::ChannelArguments channel_args;
   channel_args.SetMaxReceiveMessageSize(64 << 20);
   impl->stub =
@@ -192,8 +208,12 @@ const char* JobStateName(JobState state) {
 
 namespace {
 
-std::string TimeText(const google::protobuf::Timestamp& t) {
-  return t.seconds() == 0 && t.nanos() == 0 ? "" : google::protobuf::util::TimeUtil::ToString(t);
+// In whole seconds: the coordinator keeps nanoseconds to order jobs, which
+// `job list` need not show.
+std::string TimeText(google::protobuf::Timestamp t) {
+  if (t.seconds() == 0 && t.nanos() == 0) return "";
+  t.set_nanos(0);
+  return google::protobuf::util::TimeUtil::ToString(t);
 }
 
 JobStatus FromJob(const v1::Job& job) {
@@ -235,12 +255,9 @@ v1::SearchOptions JobOptions(const MateSearchOptions& options, bool tablebase, b
 
 }  // namespace
 
-absl::StatusOr<JobStatus> RemoteArbiter::UploadJob(const std::string& path,
+absl::StatusOr<JobStatus> RemoteArbiter::UploadJob(std::FILE* file, const std::string& path,
                                                    const MateSearchOptions& options, bool tablebase,
                                                    bool chess99) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
-      path == "-" ? fdopen(dup(0), "rb") : std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) return absl::NotFoundError(absl::StrCat(path, ": ", std::strerror(errno)));
   // Well under the coordinator's default 16 MB message limit.
   constexpr size_t kChunkBytes = 1 << 20;
   v1::UploadJobRequest request;
@@ -253,8 +270,8 @@ absl::StatusOr<JobStatus> RemoteArbiter::UploadJob(const std::string& path,
   std::string buffer(kChunkBytes, '\0');
   absl::Status failure;
   for (bool first = true;; first = false) {
-    const size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get());
-    if (std::ferror(file.get())) {
+    const size_t n = std::fread(buffer.data(), 1, buffer.size(), file);
+    if (std::ferror(file)) {
       failure = absl::DataLossError(absl::StrCat(path, ": ", std::strerror(errno)));
       ctx.TryCancel();  // the coordinator must not take a part for the whole
       break;

@@ -4,6 +4,7 @@
 // command renders them with the code of the embedded run.
 #pragma once
 
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -11,7 +12,6 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "common/args.h"
 #include "core/pgn/pgn_reader.h"
 #include "core/verdict/chess99_analysis.h"
 #include "core/verdict/game_verdict.h"
@@ -22,19 +22,32 @@ class AnalyzeRequest;
 class Assessment;
 }  // namespace arbiter::v1
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace arbiter::cli {
 
-inline constexpr char kCoordinatorOption[] = "coordinator";
-// TLS to the coordinator (the CA that signed its certificate) and the file
-// holding the bearer token; defaults $ARBITER_TLS_CA, $ARBITER_TOKEN_FILE.
-inline constexpr char kTlsCaOption[] = "tls-ca";
-inline constexpr char kTokenFileOption[] = "token-file";
+// --coordinator HOST:PORT, and TLS to it: --tls-ca (the CA that signed its
+// certificate) and --token-file (the file holding the bearer token). Each
+// as given; unset: the environment decides ($ARBITER_COORDINATOR,
+// $ARBITER_TLS_CA, $ARBITER_TOKEN_FILE). Given empty, they override a set
+// variable.
+struct ConnectionOptions {
+  std::optional<std::string> coordinator, tls_ca, token_file;
+};
+
+// Adds the three options to `command`. They may be given before the command
+// too (`arbiter --coordinator HOST:PORT verify ...`): each command that
+// takes them, and the program, add them with one ConnectionOptions, and the
+// last given counts.
+void AddConnectionOptions(CLI::App& command, ConnectionOptions* options);
 
 // --coordinator, else $ARBITER_COORDINATOR; empty: run embedded.
-std::string CoordinatorFrom(const Args& args);
-// Whether tablebase fields were asked for (--syzygy or $ARBITER_SYZYGY): with
-// a coordinator the workers probe their own tables.
-bool TablebaseRequested(const Args& args);
+std::string CoordinatorFrom(const ConnectionOptions& options);
+// Whether tablebase fields were asked for (--syzygy, as `syzygy`, or
+// $ARBITER_SYZYGY): with a coordinator the workers probe their own tables.
+bool TablebaseRequested(const std::vector<std::string>& syzygy);
 
 enum class JobState { kRunning, kDone, kFailed, kCancelled };
 // "running", "done", "failed", "cancelled".
@@ -57,10 +70,11 @@ struct JobStatus {
 class RemoteArbiter {
  public:
   // The coordinator named by --coordinator (or $ARBITER_COORDINATOR), with
-  // --tls-ca and --token-file; INVALID_ARGUMENT / NOT_FOUND for unusable
-  // options or files. Connecting is lazy: a coordinator that cannot be
-  // reached fails the first call, with its address in the message.
-  static absl::StatusOr<std::unique_ptr<RemoteArbiter>> Connect(const Args& args);
+  // --tls-ca and --token-file (or their variables); INVALID_ARGUMENT /
+  // NOT_FOUND for unusable options or files. Connecting is lazy: a
+  // coordinator that cannot be reached fails the first call, with its
+  // address in the message.
+  static absl::StatusOr<std::unique_ptr<RemoteArbiter>> Connect(const ConnectionOptions& options);
   ~RemoteArbiter();
 
   // `tablebase`: the workers probe their own Syzygy tables. `only_side`:
@@ -81,11 +95,14 @@ class RemoteArbiter {
                       bool tablebase, int games_per_message,
                       const std::function<void(GameVerdict&)>& deliver);
 
-  // A job over the local file at `path` ("-": standard input), uploaded to
+  // A job over `file`, opened from `path` ("-": standard input), uploaded to
   // the coordinator as it is (PGN or .pgn.zst); `chess99`: its untagged
-  // games are Chess 99 games (--rules chess99).
-  absl::StatusOr<JobStatus> UploadJob(const std::string& path, const MateSearchOptions& options,
-                                      bool tablebase, bool chess99);
+  // games are Chess 99 games (--rules chess99). A failure to read `file`
+  // leaves its error indicator set (std::ferror), which tells it from the
+  // coordinator's refusals.
+  absl::StatusOr<JobStatus> UploadJob(std::FILE* file, const std::string& path,
+                                      const MateSearchOptions& options, bool tablebase,
+                                      bool chess99);
   // A job over a file under the coordinator's --job-input-dir.
   absl::StatusOr<JobStatus> SubmitServerJob(const std::string& path,
                                             const MateSearchOptions& options, bool tablebase,

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -14,48 +15,52 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "client/commands.h"
-#include "common/args.h"
+#include "common/command_line.h"
 #include "core/tablebase/retrograde.h"
 #include "core/tablebase/retrograde_store.h"
 
 namespace arbiter::cli {
 namespace {
 
-int Fail(const absl::Status& s, int code = 2) {
-  std::fprintf(stderr, "arbiter tables: %s\n", std::string(s.message()).c_str());
-  return code;
-}
+constexpr char kProgram[] = "arbiter tables";
+constexpr char kUsage[] = "usage: arbiter tables build DIR [--signatures KQvK,KRvKP,...]";
 
-int Build(const std::vector<std::string>& argv) {
-  absl::StatusOr<Args> args = Args::Parse(argv, {"signatures"}, {});
-  if (!args.ok()) return Fail(args.status());
-  if (args->positional().size() != 1)
-    return Fail(absl::InvalidArgumentError("tables build takes one directory"));
-  const std::string dir = args->positional()[0];
+struct TablesOptions {
+  std::vector<std::string> dirs;  // build DIR: exactly one
+  std::vector<std::string> signatures;
+};
+
+// A table that cannot be built or saved fails the command with kFindings,
+// as it always has: the directory is what this command is for.
+ExitCode Build(const TablesOptions& o) {
+  if (o.dirs.size() != 1)
+    return Fail(kProgram, absl::InvalidArgumentError("tables build takes one directory"));
+  const std::string dir = o.dirs[0];
 
   // Every name is checked before any work: a typo should not cost the
   // minutes spent on the tables before it.
   std::vector<std::string> signatures;
-  if (args->Has("signatures")) {
-    for (const std::string& value : args->GetAll("signatures")) {
+  if (!o.signatures.empty()) {
+    for (const std::string& value : o.signatures) {
       for (absl::string_view word : absl::StrSplit(value, ',', absl::SkipWhitespace())) {
         absl::StatusOr<std::string> canonical =
             tablebase::CanonicalSignature(std::string(absl::StripAsciiWhitespace(word)));
-        if (!canonical.ok()) return Fail(canonical.status());
+        if (!canonical.ok()) return Fail(kProgram, canonical.status());
         signatures.push_back(*canonical);
       }
     }
     if (signatures.empty())
-      return Fail(absl::InvalidArgumentError("--signatures names no table (e.g. KQvK,KRvKP)"));
+      return Fail(kProgram,
+                  absl::InvalidArgumentError("--signatures names no table (e.g. KQvK,KRvKP)"));
   } else {
     signatures = tablebase::AllRetrogradeSignatures();
   }
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir, ec)) {
-    return Fail(absl::InvalidArgumentError(
-        absl::StrCat("cannot use ", dir,
-                     " as a directory: ", ec ? ec.message() : std::string("not a directory"))));
+    return Fail(kProgram, absl::InvalidArgumentError(
+                              absl::StrCat("cannot use ", dir, " as a directory: ",
+                                           ec ? ec.message() : std::string("not a directory"))));
   }
 
   tablebase::RetrogradeSolver solver(dir);
@@ -70,12 +75,15 @@ int Build(const std::vector<std::string>& argv) {
         solver.Table(signature);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - table_start).count();
-    if (!table.ok()) return Fail(table.status(), 1);
+    if (!table.ok()) return Fail(kProgram, table.status(), ExitCode::kFindings);
     // The point of this command is the files: a table that stayed in
     // memory is a failure here.
-    if (absl::Status s = solver.last_store_error(); !s.ok()) return Fail(s, 1);
+    if (absl::Status s = solver.last_store_error(); !s.ok())
+      return Fail(kProgram, s, ExitCode::kFindings);
     const uint64_t bytes = std::filesystem::file_size(path, ec);
-    if (ec) return Fail(absl::InternalError(absl::StrCat(path, ": ", ec.message())), 1);
+    if (ec)
+      return Fail(kProgram, absl::InternalError(absl::StrCat(path, ": ", ec.message())),
+                  ExitCode::kFindings);
     std::string source = existed ? "loaded" : "generated";
     if (solver.tables() == before) {
       source = "done above, as a sub-table";
@@ -101,17 +109,34 @@ int Build(const std::vector<std::string>& argv) {
       "%zu tables (%zu loaded, %zu generated) in %.3f s; %s holds %zu table files, %llu bytes\n",
       solver.tables(), solver.tables_loaded(), solver.tables_generated(), seconds, dir.c_str(),
       files, (unsigned long long)total_bytes);
-  return 0;
+  return ExitCode::kSuccess;
 }
 
 }  // namespace
 
-int RunTables(const std::vector<std::string>& argv) {
-  if (argv.empty() || argv[0] != "build") {
-    return Fail(absl::InvalidArgumentError(
-        "usage: arbiter tables build DIR [--signatures KQvK,KRvKP,...]"));
-  }
-  return Build(std::vector<std::string>(argv.begin() + 1, argv.end()));
+Command AddTables(CLI::App& arbiter) {
+  CLI::App* tables = arbiter.add_subcommand("tables", "Retrograde tables (3-4 men): build");
+  auto o = std::make_shared<TablesOptions>();
+  CLI::App* build = tables->add_subcommand(
+      "build",
+      "Write the exact retrograde tables (3-4 men; default all 36, else the\n"
+      "signatures given, with their sub-tables) into DIR, one DIR/SIG.arbt file\n"
+      "each, for --tables. Tables already there are loaded and checked. One line\n"
+      "per table: positions, bytes, seconds, loaded or generated.");
+  AddOperands(*build, "DIR", &o->dirs, "The directory (created if missing)");
+  AddRepeatable(*build, "--signatures", &o->signatures, "SIG,SIG...",
+                "The tables to build, e.g. KQvK,KRvKP (repeatable)");
+  // Words that name no subcommand (`tables list`) are kept, to answer with
+  // the usage rather than that a word was unexpected. (After `build`, which
+  // would inherit it.)
+  tables->allow_extras();
+  return {tables,
+          [o, tables, build] {
+            if (!build->parsed() || !tables->remaining().empty())
+              return Fail(kProgram, absl::InvalidArgumentError(kUsage));
+            return Build(*o);
+          },
+          /*takes_connection=*/false};
 }
 
 }  // namespace arbiter::cli

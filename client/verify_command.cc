@@ -10,13 +10,16 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <optional>
+#include <set>
 #include <thread>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "client/commands.h"
 #include "client/remote.h"
-#include "common/args.h"
+#include "common/command_line.h"
 #include "common/rules_option.h"
 #include "common/search_options.h"
 #include "common/tablebase_options.h"
@@ -32,13 +35,7 @@
 namespace arbiter::cli {
 namespace {
 
-// Exit status of a run whose input ended early (2 is a usage or setup error).
-constexpr int kExitInputIncomplete = 3;
-
-int Fail(const absl::Status& s) {
-  std::fprintf(stderr, "arbiter verify: %s\n", std::string(s.message()).c_str());
-  return 2;
-}
+constexpr char kProgram[] = "arbiter verify";
 
 // --shard I/N: this run rules on the games whose 1-based number g has
 // (g - 1) % count == index.
@@ -47,16 +44,35 @@ struct Shard {
 };
 
 // --shard I/N or --part I/N (`flag` names which, for the message).
-absl::StatusOr<Shard> ParseShard(const std::string& flag, const std::string& text) {
+Shard ParseShard(const std::string& flag, const std::string& text) {
   Shard s;
   const size_t slash = text.find('/');
   if (slash == std::string::npos || !absl::SimpleAtoi(text.substr(0, slash), &s.index) ||
       !absl::SimpleAtoi(text.substr(slash + 1), &s.count) || s.count < 1 || s.index < 0 ||
       s.index >= s.count)
-    return absl::InvalidArgumentError(
-        absl::StrCat("--", flag, " must be I/N with 0 <= I < N, got \"", text, "\""));
+    throw UsageError(absl::StrCat(flag, " must be I/N with 0 <= I < N, got \"", text, "\""));
   return s;
 }
+
+// --fail-on: which records make a completed run exit kFindings.
+enum class FailOn { kDisagree, kError };
+
+struct VerifyOptions {
+  std::vector<std::string> inputs;  // PATH|-: exactly one
+  VerdictFormat format = VerdictFormat::kText;
+  int64_t jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::optional<Shard> shard, part;
+  std::optional<std::string> output;
+  // The same budget as single-position analysis (a ruling must not depend
+  // on how it was asked); most game ends are decided in a few hundred nodes
+  // and the table grows only as a search needs it.
+  MateSearchOptions search;
+  Rules rules = Rules::kChess;
+  std::vector<std::string> syzygy;
+  std::optional<std::string> tables;
+  std::set<FailOn> fail_on;
+  const ConnectionOptions* connection = nullptr;
+};
 
 // --output FILE: written to a temporary file beside FILE and renamed onto it
 // only by Commit, so FILE is either absent, its previous content, or a
@@ -138,75 +154,73 @@ class OutputFile {
   bool committed_ = false;
 };
 
-}  // namespace
+// A file for --part: one that cannot be opened is unreadable input, like
+// any other; one that cannot be cut as asked (not a regular file, a single
+// zstd frame) is a usage error.
+absl::StatusOr<std::unique_ptr<ByteSource>> OpenPart(const std::string& path, const Shard& part,
+                                                     ExitCode* code) {
+  *code = ExitCode::kInputUnreadable;
+  if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+    ::close(fd);
+  } else {
+    const int error = errno;
+    return absl::ErrnoToStatus(error, absl::StrCat("cannot open '", path, "'"));
+  }
+  absl::StatusOr<std::unique_ptr<ByteSource>> source =
+      OpenPgnPart(path, int(part.index), int(part.count));
+  if (!source.ok() && source.status().code() != absl::StatusCode::kDataLoss)
+    *code = ExitCode::kUsage;
+  return source;
+}
 
-int RunVerify(const std::vector<std::string>& argv) {
-  absl::StatusOr<Args> args = Args::Parse(
-      argv,
-      {"format", "jobs", "shard", "part", "output", kRulesOption, kBudgetOption, kTableOption,
-       kSyzygyOption, kTablesOption, kCoordinatorOption, kTlsCaOption, kTokenFileOption},
-      {});
-  if (!args.ok()) return Fail(args.status());
+ExitCode RunVerify(const VerifyOptions& o) {
   // With a coordinator the workers hold the tables; embedded, this process.
-  const std::string coordinator = CoordinatorFrom(*args);
+  const std::string coordinator = CoordinatorFrom(*o.connection);
   std::unique_ptr<tablebase::RetrogradeSolver> retrograde;
   if (coordinator.empty()) {
     absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> solver =
-        RetrogradeTablesFrom(*args);
-    if (!solver.ok()) return Fail(solver.status());
+        RetrogradeTablesFrom(o.tables);
+    if (!solver.ok()) return Fail(kProgram, solver.status());
     retrograde = *std::move(solver);
   }
-  // The same budget as single-position analysis (a ruling must not depend
-  // on how it was asked); most game ends are decided in a few hundred nodes
-  // and the table grows only as a search needs it.
-  absl::StatusOr<MateSearchOptions> options = SearchOptionsFrom(*args, MateSearchOptions{});
-  if (!options.ok()) return Fail(options.status());
+  MateSearchOptions options = o.search;
   absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = nullptr;
-  if (coordinator.empty()) tables = TablebaseFrom(*args);
-  if (!tables.ok()) return Fail(tables.status());
+  if (coordinator.empty()) tables = TablebaseFrom(o.syzygy);
+  if (!tables.ok()) return Fail(kProgram, tables.status());
   const SyzygyTablebase* tb = tables->get();
-  options->syzygy = tb;  // a tablebase win proves "can mate"
-  options->retrograde = retrograde.get();
-  const bool tablebase = coordinator.empty() ? tb != nullptr : TablebaseRequested(*args);
-  if (args->positional().size() != 1)
-    return Fail(absl::InvalidArgumentError("give one PGN file (.pgn or .pgn.zst), or - for stdin"));
-  absl::StatusOr<VerdictFormat> format = ParseVerdictFormat(args->Get("format", "text"));
-  if (!format.ok()) return Fail(format.status());
-  absl::StatusOr<int64_t> jobs =
-      args->GetInt("jobs", std::max(1u, std::thread::hardware_concurrency()));
-  if (!jobs.ok()) return Fail(jobs.status());
-  if (*jobs < 1 || *jobs > 1024) return Fail(absl::InvalidArgumentError("--jobs must be 1..1024"));
-  absl::StatusOr<Shard> shard = ParseShard("shard", args->Get("shard", "0/1"));
-  if (!shard.ok()) return Fail(shard.status());
-  absl::StatusOr<Shard> part = ParseShard("part", args->Get("part", "0/1"));
-  if (!part.ok()) return Fail(part.status());
-  if (args->Has("shard") && args->Has("part"))
-    return Fail(absl::InvalidArgumentError("give --shard or --part, not both"));
-  absl::StatusOr<Rules> rules = RulesFrom(*args);
-  if (!rules.ok()) return Fail(rules.status());
+  options.syzygy = tb;  // a tablebase win proves "can mate"
+  options.retrograde = retrograde.get();
+  const bool tablebase = coordinator.empty() ? tb != nullptr : TablebaseRequested(o.syzygy);
+  if (o.inputs.size() != 1)
+    return Fail(kProgram,
+                absl::InvalidArgumentError("give one PGN file (.pgn or .pgn.zst), or - for stdin"));
+  const std::string& input = o.inputs[0];
+  if (o.shard && o.part)
+    return Fail(kProgram, absl::InvalidArgumentError("give --shard or --part, not both"));
+  const Shard shard = o.shard.value_or(Shard{});
 
   // A part is read alone: the run's cost is its share of the file.
+  ExitCode open_failure = ExitCode::kInputUnreadable;
   absl::StatusOr<std::unique_ptr<ByteSource>> source =
-      args->Has("part") ? OpenPgnPart(args->positional()[0], int(part->index), int(part->count))
-                        : ByteSource::Open(args->positional()[0]);
-  if (!source.ok()) return Fail(source.status());
+      o.part ? OpenPart(input, *o.part, &open_failure) : ByteSource::Open(input);
+  if (!source.ok()) return Fail(kProgram, source.status(), open_failure);
   PgnReaderOptions read_options;
   read_options.keep_comments = false;
   // Untagged games become Chess 99 games in the record itself, so that a
   // coordinator's workers see the same rules.
-  if (*rules == Rules::kChess99) read_options.untagged_variant = kChess99Variant;
+  if (o.rules == Rules::kChess99) read_options.untagged_variant = kChess99Variant;
   PgnReader reader(*std::move(source), read_options);
   // The next game of this shard: every game is parsed (RawGame::index stays
   // the global number), only the shard's are replayed.
   auto next_game = [&](RawGame* game) {
     while (reader.Next(game))
-      if ((game->index - 1) % shard->count == shard->index) return true;
+      if ((game->index - 1) % shard.count == shard.index) return true;
     return false;
   };
   std::unique_ptr<OutputFile> output_file;
-  if (args->Has("output")) {
-    absl::StatusOr<std::unique_ptr<OutputFile>> f = OutputFile::Create(args->Get("output"));
-    if (!f.ok()) return Fail(f.status());
+  if (o.output) {
+    absl::StatusOr<std::unique_ptr<OutputFile>> f = OutputFile::Create(*o.output);
+    if (!f.ok()) return Fail(kProgram, f.status());
     output_file = *std::move(f);
   }
   FILE* out = output_file ? output_file->file() : stdout;
@@ -217,9 +231,16 @@ int RunVerify(const std::vector<std::string>& argv) {
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  VerdictPrinter printer(*format, tablebase, out);
+  VerdictPrinter printer(o.format, tablebase, out);
+  // What --fail-on looks for, counted as the summary counts it.
+  int64_t errors = 0, disagreements = 0;
   auto deliver = [&](GameVerdict& v) {
     printer.Print(v);
+    if (!v.ruling) {
+      ++errors;
+    } else if (!v.ruling->agrees) {
+      ++disagreements;
+    }
     if (progress &&
         std::chrono::steady_clock::now() - last_progress > std::chrono::milliseconds(500)) {
       last_progress = std::chrono::steady_clock::now();
@@ -229,20 +250,21 @@ int RunVerify(const std::vector<std::string>& argv) {
   };
   if (!coordinator.empty()) {
     // The coordinator's workers rule; records and summary are the same.
-    absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected = RemoteArbiter::Connect(*args);
-    if (!connected.ok()) return Fail(connected.status());
+    absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected =
+        RemoteArbiter::Connect(*o.connection);
+    if (!connected.ok()) return Fail(kProgram, connected.status());
     RemoteArbiter& remote = **connected;
     // Stdin may be a live feed: send each game as soon as it is read.
-    const int per_message = args->positional()[0] == "-" ? 1 : 64;
-    if (absl::Status s = remote.Verify(next_game, *options, tablebase, per_message, deliver);
+    const int per_message = input == "-" ? 1 : 64;
+    if (absl::Status s = remote.Verify(next_game, options, tablebase, per_message, deliver);
         !s.ok())
-      return Fail(s);
+      return Fail(kProgram, s);
   } else {
     thread_local ReplayedGame scratch;
     OrderedParallelMap<RawGame, GameVerdict>::Run(
-        {.threads = int(*jobs), .batch_size = 64, .max_batches = size_t(4 * *jobs)}, next_game,
+        {.threads = int(o.jobs), .batch_size = 64, .max_batches = size_t(4 * o.jobs)}, next_game,
         [&](RawGame& game, GameVerdict* verdict) {
-          VerifyGame(game, *options, &scratch, verdict, tb);
+          VerifyGame(game, options, &scratch, verdict, tb);
         },
         deliver);
   }
@@ -254,13 +276,90 @@ int RunVerify(const std::vector<std::string>& argv) {
   if (!reader.input_error().ok()) {
     std::fprintf(stderr, "arbiter verify: the input ended early, the rest was not read: %s\n",
                  std::string(reader.input_error().message()).c_str());
-    return kExitInputIncomplete;
+    return ExitCode::kInputUnreadable;
   }
   if (output_file) {
-    if (absl::Status s = output_file->Commit(); !s.ok()) return Fail(s);
+    if (absl::Status s = output_file->Commit(); !s.ok()) return Fail(kProgram, s);
   }
   if (retrograde) WarnAboutTables("verify", *retrograde);
-  return 0;
+  // After the records and the summary: the caller asked to be told.
+  if ((o.fail_on.count(FailOn::kDisagree) && disagreements > 0) ||
+      (o.fail_on.count(FailOn::kError) && errors > 0))
+    return ExitCode::kFindings;
+  return ExitCode::kSuccess;
+}
+
+}  // namespace
+
+Command AddVerify(CLI::App& arbiter, ConnectionOptions* connection) {
+  CLI::App* verify = arbiter.add_subcommand(
+      "verify",
+      "Rule on every game of a PGN file (.pgn or .pgn.zst; - reads stdin): the\n"
+      "correct result under the FIDE Laws, the rule and article that decide it,\n"
+      "and whether the declared result agrees. One record per game in input\n"
+      "order, then a summary.");
+  auto o = std::make_shared<VerifyOptions>();
+  o->connection = connection;
+  AddOperands(*verify, "PATH", &o->inputs, "The PGN file (.pgn or .pgn.zst), or - for stdin");
+  AddChecked(
+      *verify, "--format",
+      [o](const std::string& name) {
+        absl::StatusOr<VerdictFormat> format = ParseVerdictFormat(name);
+        if (!format.ok()) throw UsageError(std::string(format.status().message()));
+        o->format = *format;
+      },
+      "text|jsonl|csv", "The records' format")
+      ->default_str("text");
+  AddInteger(*verify, "--jobs", &o->jobs, 1, 1024, "--jobs must be 1..1024", "N",
+             "Games ruled at once (default: all cores)");
+  AddChecked(
+      *verify, "--shard", [o](const std::string& text) { o->shard = ParseShard("--shard", text); },
+      "I/N",
+      "Rule only on the games numbered g with (g - 1) % N == I (records keep\n"
+      "their global numbers; every shard reads the whole file)");
+  AddChecked(
+      *verify, "--part", [o](const std::string& text) { o->part = ParseShard("--part", text); },
+      "I/N",
+      "Read only part I of the file (a plain .pgn, or a .pgn.zst of several\n"
+      "frames), cut between games near byte I/N; records are numbered within it");
+  AddValue(*verify, "--output", &o->output, "FILE",
+           "Write records and summary to FILE, atomically, once the run completes");
+  verify
+      ->add_option_function<std::vector<std::string>>(
+          "--fail-on",
+          [o](const std::vector<std::string>& values) {
+            for (const std::string& value : values) {
+              for (absl::string_view word : absl::StrSplit(value, ',')) {
+                if (word == "disagree") {
+                  o->fail_on.insert(FailOn::kDisagree);
+                } else if (word == "error") {
+                  o->fail_on.insert(FailOn::kError);
+                } else {
+                  throw UsageError(absl::StrCat("--fail-on must be disagree or error, got \"",
+                                                std::string(word), "\""));
+                }
+              }
+            }
+          },
+          "Exit 1 when a game's declared result disagrees with the ruling\n"
+          "(disagree), or when a record is an error (error); the records and the\n"
+          "summary are written first. Repeatable, or a comma list")
+      ->type_name("disagree|error")
+      ->allow_extra_args(false)
+      ->take_all();
+  AddRulesOption(*verify, &o->rules)
+      ->description(
+          "The rule system: chess (the FIDE Laws) or chess99, which judges games\n"
+          "without a [Variant] tag as Chess 99 games");
+  AddSearchOptions(*verify, &o->search);
+  AddSyzygyOption(*verify, &o->syzygy)
+      ->description(
+          "Syzygy tables (repeatable, or DIR:DIR...); default $ARBITER_SYZYGY. Adds\n"
+          "the final position's tablebase value and flags declared results that\n"
+          "contradict it");
+  AddTablesOption(*verify, &o->tables);
+  AddConnectionOptions(*verify, connection);
+  return {verify, [o] { return RunVerify(*o); }, /*takes_connection=*/true};
 }
 
 }  // namespace arbiter::cli

@@ -1,4 +1,5 @@
-// The --rules option of analyze and verify: which rule system judges.
+// The --rules option of analyze, verify and job submit: which rule system
+// judges.
 //   chess    (default) the FIDE Laws, as everywhere else in Arbiter;
 //   chess99  Chess 99 (core/chess99/): analyze reads FEN-9 positions, and
 //            verify treats games without a [Variant] tag as Chess 99 games
@@ -7,22 +8,32 @@
 
 #include <string>
 
-#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "common/args.h"
+#include "common/command_line.h"
 
 namespace arbiter::cli {
 
-inline constexpr char kRulesOption[] = "rules";
+inline constexpr char kRulesOption[] = "--rules";
 
 enum class Rules { kChess, kChess99 };
 
-inline absl::StatusOr<Rules> RulesFrom(const Args& args) {
-  const std::string rules = args.Get(kRulesOption, "chess");
-  if (rules == "chess" || rules == "fide") return Rules::kChess;
-  if (rules == "chess99") return Rules::kChess99;
-  return absl::InvalidArgumentError(
-      absl::StrCat("--rules must be chess or chess99, got \"", rules, "\""));
+// Adds --rules chess|chess99 to `command`, stored in `rules` ("fide" is
+// read as chess).
+inline CLI::Option* AddRulesOption(CLI::App& command, Rules* rules) {
+  return AddChecked(
+             command, kRulesOption,
+             [rules](const std::string& name) {
+               if (name == "chess" || name == "fide") {
+                 *rules = Rules::kChess;
+               } else if (name == "chess99") {
+                 *rules = Rules::kChess99;
+               } else {
+                 throw UsageError(
+                     absl::StrCat("--rules must be chess or chess99, got \"", name, "\""));
+               }
+             },
+             "chess|chess99", "The rule system: chess (the FIDE Laws) or chess99 (Chess 99, 9x9)")
+      ->default_str("chess");
 }
 
 }  // namespace arbiter::cli

@@ -1,27 +1,28 @@
-// The --budget and --table-mb options shared by analyze and verify.
+// The --budget and --table-mb options shared by analyze, verify and job
+// submit.
 #pragma once
 
-#include "common/args.h"
+#include <cstdint>
+#include <string>
+
+#include "common/command_line.h"
 #include "core/mate/mate_ability.h"
 
 namespace arbiter::cli {
 
-inline constexpr char kBudgetOption[] = "budget";
-inline constexpr char kTableOption[] = "table-mb";
-
-inline absl::StatusOr<MateSearchOptions> SearchOptionsFrom(const Args& args,
-                                                           MateSearchOptions defaults) {
-  absl::StatusOr<int64_t> budget = args.GetInt(kBudgetOption, int64_t(defaults.node_budget));
-  if (!budget.ok()) return budget.status();
-  if (*budget < 1 || *budget > (int64_t(1) << 40))
-    return absl::InvalidArgumentError("--budget must be 1..2^40 positions");
-  absl::StatusOr<int64_t> table_mb = args.GetInt(kTableOption, int64_t(defaults.table_bytes >> 20));
-  if (!table_mb.ok()) return table_mb.status();
-  if (*table_mb < 1 || *table_mb > 65536)
-    return absl::InvalidArgumentError("--table-mb must be 1..65536");
-  defaults.node_budget = uint64_t(*budget);
-  defaults.table_bytes = size_t(*table_mb) << 20;
-  return defaults;
+// Adds --budget and --table-mb to `command`; what they say is stored in
+// `options`, whose values are the defaults.
+inline void AddSearchOptions(CLI::App& command, MateSearchOptions* options) {
+  AddInteger(
+      command, "--budget", 1, int64_t(1) << 40, "--budget must be 1..2^40 positions",
+      [options](int64_t v) { options->node_budget = uint64_t(v); }, "N",
+      "Bound each mate search (positions; the guided dive gets 20 nodes per unit)")
+      ->default_str(std::to_string(options->node_budget));
+  AddInteger(
+      command, "--table-mb", 1, 65536, "--table-mb must be 1..65536",
+      [options](int64_t v) { options->table_bytes = size_t(v) << 20; }, "M",
+      "The mate search's table, in MB")
+      ->default_str(std::to_string(options->table_bytes >> 20));
 }
 
 }  // namespace arbiter::cli

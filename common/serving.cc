@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "common/build_info.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/impl/server_builder_option.h"
@@ -130,7 +131,7 @@ void RegisterBuildInfo(prometheus::Registry& registry, const std::string& progra
       .Name("arbiter_build_info")
       .Help("The running build: always 1, labelled with program, version and commit")
       .Register(registry)
-      .Add({{"program", program}, {"version", ARBITER_VERSION}, {"commit", ARBITER_COMMIT}})
+      .Add({{"program", program}, {"version", BuildVersion()}, {"commit", BuildCommit()}})
       .Set(1);
 }
 

@@ -1,6 +1,6 @@
-// The --syzygy option shared by analyze and verify, with $ARBITER_SYZYGY as
-// its fallback. Without either, commands run without tables and print exactly
-// what they printed before tablebases existed.
+// The --syzygy option shared by analyze, verify, job submit and the worker,
+// with $ARBITER_SYZYGY as its fallback. Without either, commands run without tables and print
+// exactly what they printed before tablebases existed.
 #pragma once
 
 #include <cstdio>
@@ -12,12 +12,18 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "common/args.h"
+#include "common/command_line.h"
 #include "core/tablebase/syzygy.h"
 
 namespace arbiter::cli {
 
-inline constexpr char kSyzygyOption[] = "syzygy";
+inline constexpr char kSyzygyOption[] = "--syzygy";
+
+// Adds --syzygy DIR (repeatable) to `command`, its values stored in `dirs`.
+inline CLI::Option* AddSyzygyOption(CLI::App& command, std::vector<std::string>* dirs) {
+  return AddRepeatable(command, kSyzygyOption, dirs, "DIR",
+                       "Syzygy tables (repeatable, or DIR:DIR...); default $ARBITER_SYZYGY");
+}
 
 // Directories from the environment variable ARBITER_SYZYGY (':'-separated);
 // empty when unset or empty.
@@ -27,14 +33,14 @@ inline std::vector<std::string> SyzygyDirsFromEnv() {
   return absl::StrSplit(env, ':', absl::SkipEmpty());
 }
 
-// The tables named by --syzygy (repeatable; each value may be a ':'-joined
-// list), else by ARBITER_SYZYGY; nullptr when neither names any. A named
+// The tables named by --syzygy (`dirs`, as given: each value may be a
+// ':'-joined list), else by ARBITER_SYZYGY; nullptr when neither names any. A named
 // directory that is missing, unreadable or holds no table is an error that
 // says which path and why: silently analysing without the tables the user
 // asked for would hide exactly the evidence they wanted.
-inline absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> TablebaseFrom(const Args& args) {
-  std::vector<std::string> dirs = args.GetAll(kSyzygyOption);
-  std::string source = absl::StrCat("--", kSyzygyOption);
+inline absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> TablebaseFrom(
+    std::vector<std::string> dirs) {
+  std::string source = kSyzygyOption;
   if (dirs.empty()) {
     dirs = SyzygyDirsFromEnv();
     source = "ARBITER_SYZYGY";

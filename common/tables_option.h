@@ -1,4 +1,4 @@
-// The --tables option shared by analyze and verify: the directory the
+// The --tables option shared by analyze, verify and the worker: the directory the
 // retrograde tables (3-4 men, the exact can-mate evidence) are loaded from
 // and saved to, with $ARBITER_TABLES as its fallback, and a per-user cache
 // ($XDG_CACHE_HOME/arbiter/tables, else ~/.cache/arbiter/tables) by
@@ -10,18 +10,28 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <system_error>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "common/args.h"
+#include "common/command_line.h"
 #include "core/tablebase/retrograde.h"
 
 namespace arbiter::cli {
 
-inline constexpr char kTablesOption[] = "tables";
+inline constexpr char kTablesOption[] = "--tables";
+
+// Adds --tables DIR to `command`, its value stored in `dir` (set even when
+// empty: `--tables ''` turns a set ARBITER_TABLES off).
+inline CLI::Option* AddTablesOption(CLI::App& command, std::optional<std::string>* dir) {
+  return AddValue(command, kTablesOption, dir, "DIR",
+                  "Load the retrograde tables from DIR; save the ones generated there.\n"
+                  "Default $ARBITER_TABLES, else $XDG_CACHE_HOME/arbiter/tables (or\n"
+                  "~/.cache/arbiter/tables); '' keeps them in memory");
+}
 
 // The per-user cache directory for generated tables, or "" when neither
 // $XDG_CACHE_HOME nor $HOME says where it is.
@@ -34,16 +44,16 @@ inline std::string DefaultTablesCacheDir() {
 }
 
 // The retrograde solver of a run: tables loaded from and saved to --tables
-// DIR, else ARBITER_TABLES, else the per-user cache. The directory may not
+// DIR (`option`), else ARBITER_TABLES, else the per-user cache. The directory may not
 // exist yet (the first table saved creates it). A path the user named that
 // is not a directory is an error that says so (every save would fail); the
 // default cache in that state only costs a warning (WarnAboutTables) and the
 // tables stay in memory.
 inline absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> RetrogradeTablesFrom(
-    const Args& args) {
-  std::string dir, source = absl::StrCat("--", kTablesOption);
-  if (args.Has(kTablesOption)) {
-    dir = args.Get(kTablesOption);  // "" turns a set ARBITER_TABLES off
+    const std::optional<std::string>& option) {
+  std::string dir, source = kTablesOption;
+  if (option) {
+    dir = *option;  // "" turns a set ARBITER_TABLES off
   } else if (const char* env = std::getenv("ARBITER_TABLES"); env && *env) {
     dir = env;
     source = "ARBITER_TABLES";

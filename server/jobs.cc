@@ -19,6 +19,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using google::protobuf::util::TimeUtil;
 
+// The time of day to the nanosecond. TimeUtil::GetCurrentTime has whole
+// seconds only (protobuf 3.21), which left the jobs created in one second
+// in no order in List.
+google::protobuf::Timestamp Now() {
+  return TimeUtil::NanosecondsToTimestamp(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                              std::chrono::system_clock::now().time_since_epoch())
+                                              .count());
+}
+
 // Verdicts are committed in groups: at most this many, or this often.
 constexpr size_t kCommitVerdicts = 256;
 constexpr auto kCommitInterval = std::chrono::milliseconds(200);
@@ -73,7 +82,7 @@ absl::StatusOr<std::unique_ptr<Jobs>> Jobs::Open(Dispatcher& dispatcher, JobsOpt
       job->end = job->start;
       // Jobs from before finish times were kept: retention counts from now.
       if (!Running(job->state) && !job->state.has_finished()) {
-        *job->state.mutable_finished() = TimeUtil::GetCurrentTime();
+        *job->state.mutable_finished() = Now();
         if (absl::Status s = jobs->store_->Commit(job->state, {}); !s.ok()) Log(job->state.id(), s);
       }
       jobs->jobs_[job->state.id()] = job;
@@ -147,7 +156,7 @@ void Jobs::RemoveStrayUploads() {
 
 absl::StatusOr<v1::Job> Jobs::Create(std::shared_ptr<Job> job) {
   job->state.set_state(v1::Job::STATE_RUNNING);
-  *job->state.mutable_created() = TimeUtil::GetCurrentTime();
+  *job->state.mutable_created() = Now();
   // Recorded before the client hears of it: an acknowledged job survives.
   if (absl::Status s = store_->Create(job->state); !s.ok()) return s;
   jobs_[job->state.id()] = job;
@@ -243,7 +252,7 @@ void Jobs::Execute(std::shared_ptr<Job> job) {
     job->state.set_state(state);
     job->state.set_error(error);
     job->end = Clock::now();
-    *job->state.mutable_finished() = TimeUtil::GetCurrentTime();
+    *job->state.mutable_finished() = Now();
     // A failed final commit leaves the job "running" in the store: the next
     // start resumes it, which is the safe side.
     if (absl::Status s = store_->Commit(job->Snapshot(), {}); !s.ok()) Log(id, s);

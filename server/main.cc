@@ -2,14 +2,18 @@
 // the work to arbiter-worker processes.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "absl/strings/numbers.h"
-#include "common/args.h"
+#include "common/command_line.h"
+#include "common/exit_code.h"
 #include "common/security.h"
 #include "common/serving.h"
 #include "grpcpp/server.h"
@@ -19,47 +23,14 @@
 
 namespace {
 
-constexpr char kUsage[] =
-    "usage: arbiter-coordinator --workers HOST:PORT,... | --workers dns:///NAME:PORT\n"
-    "                           [--listen ADDR] [--metrics ADDR] [--job-dir DIR]\n"
-    "                           [--batch N] [--batch-deadline-ms MS] [--port-file FILE]\n"
-    "  --workers         the workers: a list, or a DNS name resolving to all of them\n"
-    "                    (a Kubernetes headless Service), re-resolved every 5 s\n"
-    "  --listen ADDR     gRPC address (default 0.0.0.0:50051; port 0 picks a free one)\n"
-    "  --metrics ADDR    Prometheus /metrics endpoint (default: none)\n"
-    "  --job-dir DIR     the job database (jobs.sqlite) and uploaded job inputs;\n"
-    "                    jobs running when the coordinator stopped resume at start\n"
-    "                    (default: $STATE_DIRECTORY/jobs under systemd, else\n"
-    "                    /var/lib/arbiter/jobs for root, else\n"
-    "                    ${XDG_STATE_HOME:-~/.local/state}/arbiter/jobs)\n"
-    "  --job-input-dir DIR  files under DIR may be named by clients' SubmitJob\n"
-    "                    (`arbiter job submit --server-path`); default: none, jobs\n"
-    "                    read only what their client uploads\n"
-    "  --max-upload-mb M largest job upload (default 65536)\n"
-    "  --job-retention T delete jobs that ended longer ago than T: 30d, 12h, 90m,\n"
-    "                    45s (default 30d; 0 keeps them)\n"
-    "  --batch N         games per batch at most (default 64)\n"
-    "  --max-budget N    largest mate-search budget a request may ask (default 10^7)\n"
-    "  --max-message-mb M  largest request message (default 16; more: RESOURCE_EXHAUSTED)\n"
-    "  --max-streams N   streaming calls open at once (verify streams, uploads,\n"
-    "                    job watchers and readers; default 64; more: RESOURCE_EXHAUSTED)\n"
-    "  --stream-stall-timeout S  cancel a stream whose client leaves its verdicts\n"
-    "                    unread this many seconds (default 300; 0: never)\n"
-    "  --batch-deadline-ms MS  lease of a batch on a worker (default 120000)\n"
-    "  --port-file FILE  write the bound gRPC port to FILE (and the health port to\n"
-    "                    FILE.health)\n"
-    "  --health ADDR     also serve grpc.health.v1 alone, in plain text, on ADDR\n"
-    "  --tls-cert FILE --tls-key FILE   serve TLS to clients\n"
-    "  --tokens FILE     accept only calls with \"authorization: Bearer <token>\" for\n"
-    "                    a token of FILE (one per line; needs TLS)\n"
-    "  --worker-ca FILE  reach workers over TLS, trusting this CA\n"
-    "  --worker-cert FILE --worker-key FILE   the client certificate shown to\n"
-    "                    workers (mutual TLS)\n";
+using arbiter::ExitCode;
+using arbiter::cli::AddInteger;
+using arbiter::cli::AddValue;
 
-int Fail(const absl::Status& s) {
-  std::fprintf(stderr, "arbiter-coordinator: %s\n", std::string(s.message()).c_str());
-  return 2;
-}
+constexpr char kProgram[] = "arbiter-coordinator";
+constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max();
+
+ExitCode Fail(const absl::Status& s) { return arbiter::Fail(kProgram, s); }
 
 // Under systemd (StateDirectory=), for root, else the user's XDG state
 // directory: never a temporary directory, which the system may clean.
@@ -73,92 +44,133 @@ std::string DefaultJobDir() {
   return std::string(home && *home ? home : ".") + "/.local/state/arbiter/jobs";
 }
 
-// "30d", "12h", "90m", "45s" or "0".
-absl::StatusOr<std::chrono::seconds> ParseRetention(const std::string& text) {
+// "30d", "12h", "90m", "45s" or "0"; anything else is a usage error.
+std::chrono::seconds ParseRetention(const std::string& text) {
   static const std::map<char, int64_t> kUnitSeconds = {
       {'d', 86400}, {'h', 3600}, {'m', 60}, {'s', 1}};
-  const absl::Status bad = absl::InvalidArgumentError(
+  const arbiter::cli::UsageError bad(
       "--job-retention " + text + ": give a number and a unit, as 30d, 12h, 90m or 45s (0 keeps)");
   if (text == "0") return std::chrono::seconds(0);
-  if (text.size() < 2 || !kUnitSeconds.count(text.back())) return bad;
+  if (text.size() < 2 || !kUnitSeconds.count(text.back())) throw bad;
   int64_t n = 0;
-  if (!absl::SimpleAtoi(text.substr(0, text.size() - 1), &n) || n < 0 || n > 100000) return bad;
+  if (!absl::SimpleAtoi(text.substr(0, text.size() - 1), &n) || n < 0 || n > 100000) throw bad;
   return std::chrono::seconds(n * kUnitSeconds.at(text.back()));
 }
 
-}  // namespace
+// Everything the command line says, in the structures it configures.
+struct CoordinatorOptions {
+  arbiter::coordinator::DispatcherOptions dispatcher;
+  arbiter::coordinator::JobsOptions jobs;
+  arbiter::coordinator::RequestLimits limits;
+  std::optional<std::string> job_dir;  // default: DefaultJobDir()
+  std::string listen = "0.0.0.0:50051", metrics, port_file, health;
+  int64_t max_message_mb = 16;
+  std::string tls_cert, tls_key, tokens, worker_ca, worker_cert, worker_key;
+};
 
-int main(int argc, char** argv) {
-  arbiter::serving::BlockShutdownSignals();
-  std::vector<std::string> rest(argv + 1, argv + argc);
-  if (!rest.empty() && (rest[0] == "--help" || rest[0] == "-h")) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
-  absl::StatusOr<arbiter::cli::Args> args =
-      arbiter::cli::Args::Parse(rest, {"workers",        "listen",        "metrics",
-                                       "job-dir",        "batch",         "batch-deadline-ms",
-                                       "port-file",      "health",        "tls-cert",
-                                       "tls-key",        "tokens",        "worker-ca",
-                                       "worker-cert",    "worker-key",    "max-budget",
-                                       "max-message-mb", "job-input-dir", "max-upload-mb",
-                                       "job-retention",  "max-streams",   "stream-stall-timeout"},
-                                {});
-  if (!args.ok()) return Fail(args.status());
-  if (!args->positional().empty())
-    return Fail(absl::InvalidArgumentError("unexpected argument " + args->positional()[0]));
+void AddOptions(CLI::App& app, CoordinatorOptions* o) {
+  AddValue(app, "--workers", &o->dispatcher.workers, "HOST:PORT,...",
+           "The workers: a list, or dns:///NAME:PORT, a DNS name resolving to all\n"
+           "of them (a Kubernetes headless Service), re-resolved every 5 s");
+  AddValue(app, "--listen", &o->listen, "ADDR", "gRPC address (port 0 picks a free one)")
+      ->default_str(o->listen);
+  AddValue(app, "--metrics", &o->metrics, "ADDR", "Prometheus /metrics endpoint (default: none)");
+  AddValue(app, "--job-dir", &o->job_dir, "DIR",
+           "The job database (jobs.sqlite) and uploaded job inputs; jobs running\n"
+           "when the coordinator stopped resume at start (default:\n"
+           "$STATE_DIRECTORY/jobs under systemd, else /var/lib/arbiter/jobs for\n"
+           "root, else ${XDG_STATE_HOME:-~/.local/state}/arbiter/jobs)");
+  AddValue(app, "--job-input-dir", &o->jobs.input_dir, "DIR",
+           "Files under DIR may be named by clients' SubmitJob (`arbiter job\n"
+           "submit --server-path`); default: none, jobs read only what their\n"
+           "client uploads");
+  AddInteger(
+      app, "--max-upload-mb", 1, kNoLimit, "--max-upload-mb must be >= 1",
+      [o](int64_t mb) { o->jobs.max_upload_bytes = mb << 20; }, "M", "Largest job upload")
+      ->default_str(std::to_string(o->jobs.max_upload_bytes >> 20));
+  arbiter::cli::AddChecked(
+      app, "--job-retention",
+      [o](const std::string& text) { o->jobs.retention = ParseRetention(text); }, "T",
+      "Delete jobs that ended longer ago than T: 30d, 12h, 90m, 45s (0 keeps\n"
+      "them)")
+      ->default_str("30d");
+  AddInteger(
+      app, "--batch", 1, 4096, "--batch must be 1..4096",
+      [o](int64_t n) { o->dispatcher.batch_size = int(n); }, "N", "Games per batch at most")
+      ->default_str(std::to_string(o->dispatcher.batch_size));
+  AddInteger(
+      app, "--max-budget", 1, kNoLimit, "--max-budget must be >= 1",
+      [o](int64_t n) { o->limits.max_budget = uint64_t(n); }, "N",
+      "Largest mate-search budget a request may ask")
+      ->default_str(std::to_string(o->limits.max_budget));
+  AddInteger(app, "--max-message-mb", &o->max_message_mb, 1, 1024,
+             "--max-message-mb must be 1..1024", "M",
+             "Largest request message (more: RESOURCE_EXHAUSTED)")
+      ->default_str(std::to_string(o->max_message_mb));
+  AddInteger(
+      app, "--max-streams", 1, 100000, "--max-streams must be 1..100000",
+      [o](int64_t n) { o->limits.max_streams = size_t(n); }, "N",
+      "Streaming calls open at once (verify streams, uploads, job watchers\n"
+      "and readers; more: RESOURCE_EXHAUSTED)")
+      ->default_str(std::to_string(o->limits.max_streams));
+  AddInteger(
+      app, "--stream-stall-timeout", 0, kNoLimit, "--stream-stall-timeout must be >= 0",
+      [o](int64_t s) { o->limits.stream_stall_timeout = std::chrono::seconds(s); }, "S",
+      "Cancel a stream whose client leaves its verdicts unread this many\n"
+      "seconds (0: never)")
+      ->default_str(std::to_string(o->limits.stream_stall_timeout.count()));
+  AddInteger(
+      app, "--batch-deadline-ms", 1, kNoLimit, "--batch-deadline-ms must be >= 1",
+      [o](int64_t ms) { o->dispatcher.batch_deadline = std::chrono::milliseconds(ms); }, "MS",
+      "Lease of a batch on a worker")
+      ->default_str(std::to_string(o->dispatcher.batch_deadline.count()));
+  AddValue(app, "--port-file", &o->port_file, "FILE",
+           "Write the bound gRPC port to FILE (and the health port to FILE.health)");
+  AddValue(app, "--health", &o->health, "ADDR",
+           "Also serve grpc.health.v1 alone, in plain text, on ADDR");
+  AddValue(app, "--tls-cert", &o->tls_cert, "FILE", "Serve TLS to clients (with --tls-key)");
+  AddValue(app, "--tls-key", &o->tls_key, "FILE", "The key of --tls-cert");
+  AddValue(app, "--tokens", &o->tokens, "FILE",
+           "Accept only calls with \"authorization: Bearer <token>\" for a token\n"
+           "of FILE (one per line; needs TLS)");
+  AddValue(app, "--worker-ca", &o->worker_ca, "FILE", "Reach workers over TLS, trusting this CA");
+  AddValue(app, "--worker-cert", &o->worker_cert, "FILE",
+           "The client certificate shown to workers (mutual TLS, with\n"
+           "--worker-key)");
+  AddValue(app, "--worker-key", &o->worker_key, "FILE", "The key of --worker-cert");
+}
 
-  arbiter::coordinator::DispatcherOptions options;
-  options.workers = args->Get("workers");
-  absl::StatusOr<int64_t> batch = args->GetInt("batch", options.batch_size);
-  if (!batch.ok()) return Fail(batch.status());
-  if (*batch < 1 || *batch > 4096)
-    return Fail(absl::InvalidArgumentError("--batch must be 1..4096"));
-  options.batch_size = int(*batch);
-  absl::StatusOr<int64_t> deadline =
-      args->GetInt("batch-deadline-ms", options.batch_deadline.count());
-  if (!deadline.ok()) return Fail(deadline.status());
-  if (*deadline < 1) return Fail(absl::InvalidArgumentError("--batch-deadline-ms must be >= 1"));
-  options.batch_deadline = std::chrono::milliseconds(*deadline);
-
-  arbiter::coordinator::JobsOptions job_options;
-  job_options.dir = args->Get("job-dir", DefaultJobDir());
+ExitCode Serve(CoordinatorOptions& o) {
+  arbiter::coordinator::DispatcherOptions& options = o.dispatcher;
+  arbiter::coordinator::JobsOptions& job_options = o.jobs;
+  job_options.dir = o.job_dir.value_or(DefaultJobDir());
   std::error_code ec;
   std::filesystem::create_directories(job_options.dir, ec);
   if (ec)
     return Fail(absl::PermissionDeniedError("--job-dir " + job_options.dir + ": " + ec.message()));
-  job_options.input_dir = args->Get("job-input-dir");
   if (!job_options.input_dir.empty() && !std::filesystem::is_directory(job_options.input_dir))
     return Fail(
         absl::NotFoundError("--job-input-dir " + job_options.input_dir + " is not a directory"));
-  absl::StatusOr<int64_t> max_upload_mb = args->GetInt("max-upload-mb", 65536);
-  if (!max_upload_mb.ok()) return Fail(max_upload_mb.status());
-  if (*max_upload_mb < 1) return Fail(absl::InvalidArgumentError("--max-upload-mb must be >= 1"));
-  job_options.max_upload_bytes = *max_upload_mb << 20;
-  absl::StatusOr<std::chrono::seconds> retention =
-      ParseRetention(args->Get("job-retention", "30d"));
-  if (!retention.ok()) return Fail(retention.status());
-  job_options.retention = *retention;
 
   auto registry = std::make_shared<prometheus::Registry>();
-  arbiter::serving::RegisterBuildInfo(*registry, "arbiter-coordinator");
+  arbiter::serving::RegisterBuildInfo(*registry, kProgram);
   absl::StatusOr<std::unique_ptr<arbiter::serving::MetricsEndpoint>> metrics =
-      arbiter::serving::MetricsEndpoint::Start(args->Get("metrics"), registry);
+      arbiter::serving::MetricsEndpoint::Start(o.metrics, registry);
   if (!metrics.ok()) return Fail(metrics.status());
 
   // To workers: TLS with --worker-ca, mutual with --worker-cert/--worker-key.
   arbiter::serving::ChannelSecurity worker_security;
-  worker_security.ca_file = args->Get("worker-ca");
-  worker_security.cert_file = args->Get("worker-cert");
-  worker_security.key_file = args->Get("worker-key");
+  worker_security.ca_file = o.worker_ca;
+  worker_security.cert_file = o.worker_cert;
+  worker_security.key_file = o.worker_key;
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> to_workers =
       arbiter::serving::MakeChannelCredentials(worker_security);
   if (!to_workers.ok()) return Fail(to_workers.status());
   options.worker_credentials = *to_workers;
   arbiter::serving::ServerSecurity security;
-  security.cert_file = args->Get("tls-cert");
-  security.key_file = args->Get("tls-key");
-  security.tokens_file = args->Get("tokens");
+  security.cert_file = o.tls_cert;
+  security.key_file = o.tls_key;
+  security.tokens_file = o.tokens;
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       arbiter::serving::MakeServerCredentials(security);
   if (!credentials.ok()) return Fail(credentials.status());
@@ -168,29 +180,9 @@ int main(int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<arbiter::coordinator::Jobs>> jobs =
       arbiter::coordinator::Jobs::Open(dispatcher, job_options);
   if (!jobs.ok()) return Fail(jobs.status());
-  arbiter::coordinator::RequestLimits limits;
-  absl::StatusOr<int64_t> max_budget = args->GetInt("max-budget", int64_t(limits.max_budget));
-  if (!max_budget.ok()) return Fail(max_budget.status());
-  if (*max_budget < 1) return Fail(absl::InvalidArgumentError("--max-budget must be >= 1"));
-  limits.max_budget = uint64_t(*max_budget);
-  absl::StatusOr<int64_t> max_message_mb = args->GetInt("max-message-mb", 16);
-  if (!max_message_mb.ok()) return Fail(max_message_mb.status());
-  if (*max_message_mb < 1 || *max_message_mb > 1024)
-    return Fail(absl::InvalidArgumentError("--max-message-mb must be 1..1024"));
-  absl::StatusOr<int64_t> max_streams = args->GetInt("max-streams", int64_t(limits.max_streams));
-  if (!max_streams.ok()) return Fail(max_streams.status());
-  if (*max_streams < 1 || *max_streams > 100000)
-    return Fail(absl::InvalidArgumentError("--max-streams must be 1..100000"));
-  limits.max_streams = size_t(*max_streams);
-  absl::StatusOr<int64_t> stall =
-      args->GetInt("stream-stall-timeout", limits.stream_stall_timeout.count());
-  if (!stall.ok()) return Fail(stall.status());
-  if (*stall < 0) return Fail(absl::InvalidArgumentError("--stream-stall-timeout must be >= 0"));
-  limits.stream_stall_timeout = std::chrono::seconds(*stall);
-  arbiter::coordinator::ArbiterService service(dispatcher, **jobs, limits);
+  arbiter::coordinator::ArbiterService service(dispatcher, **jobs, o.limits);
   absl::StatusOr<arbiter::serving::Listening> listening = arbiter::serving::Start(
-      args->Get("listen", "0.0.0.0:50051"), *credentials, {&service}, args->Get("port-file"),
-      args->Get("health"), int(*max_message_mb) << 20);
+      o.listen, *credentials, {&service}, o.port_file, o.health, int(o.max_message_mb) << 20);
   if (!listening.ok()) return Fail(listening.status());
   // Serving as soon as it listens: work waits in its queue until workers
   // come, and readiness must not flap whenever one worker restarts.
@@ -210,5 +202,22 @@ int main(int argc, char** argv) {
   });
   listening->server->Wait();
   waiter.join();
-  return 0;
+  return ExitCode::kSuccess;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  arbiter::serving::BlockShutdownSignals();
+  CLI::App app(
+      "arbiter-coordinator: serves arbiter.v1.Arbiter to clients and dispatches\n"
+      "the work to arbiter-worker processes.",
+      kProgram);
+  app.get_formatter()->column_width(32);
+  arbiter::cli::AddVersionFlag(app);
+  CoordinatorOptions options;
+  AddOptions(app, &options);
+  if (std::optional<ExitCode> done = arbiter::cli::ParseCommandLine(app, argc, argv))
+    return int(*done);
+  return int(Serve(options));
 }

@@ -1,10 +1,12 @@
 // End-to-end tests of the `arbiter` binary as users run it.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "tests/test_support.h"
@@ -12,18 +14,46 @@
 namespace arbiter {
 namespace {
 
+using testing::Contains;
 using testing::Lines;
 
 // Runs the arbiter binary with `args` (shell words) and captures stdout.
 testing::CommandResult Arbiter(const std::string& args, const std::string& stdin_text = "") {
   std::string cmd = std::string(ARBITER_BINARY_DIR) + "/arbiter " + args + " 2>/dev/null";
   if (!stdin_text.empty()) {
-    std::string input = ::testing::TempDir() + "/cli_stdin.txt";
+    // One file per process: ctest runs the cases of this file side by side.
+    std::string input = ::testing::TempDir() + "/cli_stdin." + std::to_string(::getpid()) + ".txt";
     std::ofstream(input) << stdin_text;
     cmd += " < " + input;
   }
   return testing::RunCommand(cmd);
 }
+
+// As Arbiter, with stderr after stdout in `out`.
+testing::CommandResult ArbiterWithStderr(const std::string& args) {
+  return testing::RunCommand(std::string(ARBITER_BINARY_DIR) + "/arbiter " + args + " 2>&1");
+}
+
+// A directory of its own under the test's temporary directory, empty.
+std::filesystem::path FreshDir(const std::string& name) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// Two games: the first declared 1-0 but mated by Black (a disagreement),
+// the second with an illegal move (an error record).
+constexpr char kDisagreeAndError[] =
+    "[Event \"disagrees\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n"
+    "[Event \"illegal\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n";
+// JSON lines up to the summary's timing.
+std::string WithoutTime(const std::string& jsonl) {
+  return jsonl.substr(0, jsonl.find("\"seconds\""));
+}
+
+// One game, declared as it ended.
+constexpr char kAgrees[] = "[Event \"agrees\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n";
 
 TEST(Cli, PerftJsonAndDivide) {
   testing::CommandResult r = Arbiter("perft --depth 3 --json");
@@ -39,10 +69,178 @@ TEST(Cli, BadInputGivesClearErrorsAndExitCodes) {
   EXPECT_EQ(Arbiter("perft --fen 'bad' --depth 1").exit_code, 2);
   EXPECT_EQ(Arbiter("perft --depth x").exit_code, 2);
   EXPECT_EQ(Arbiter("nosuchcommand").exit_code, 2);
-  EXPECT_EQ(Arbiter("verify /no/such/file.pgn").exit_code, 2);
+  EXPECT_EQ(Arbiter("verify /no/such/file.pgn").exit_code, 3);  // unreadable input
   EXPECT_EQ(Arbiter("verify x.pgn --format xml").exit_code, 2);
   EXPECT_EQ(Arbiter("analyze --fen '8/8/8/8/8/8/8/K6k w - - 0 1' --moves a1a3").exit_code, 2);
   EXPECT_EQ(Arbiter("--help").exit_code, 0);
+}
+
+// Errors name the option and exit 2, however the option was written.
+TEST(Cli, UsageErrorsNameTheOption) {
+  const std::string example = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
+  struct Case {
+    std::string args, message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"verify --frobnicate " + example, "arbiter verify: unknown option --frobnicate"},
+           {"verify --frobnicate=1 " + example, "arbiter verify: unknown option --frobnicate"},
+           {"verify " + example + " --jobs", "arbiter verify: --jobs needs a value"},
+           {"verify " + example + " --jobs=x",
+            "arbiter verify: --jobs must be an integer, got \"x\""},
+           {"verify " + example + " --budget 0",
+            "arbiter verify: --budget must be 1..2^40 positions"},
+           {"analyze --budget=0 --fen x", "arbiter analyze: --budget must be 1..2^40 positions"},
+           {"perft --depth 1 --json=yes", "arbiter perft: --json takes no value"},
+           {"perft --depth 1 extra", "arbiter perft: unexpected argument \"extra\""},
+           {"nosuchcommand", "arbiter: unknown command \"nosuchcommand\""},
+       }) {
+    SCOPED_TRACE(c.args);
+    testing::CommandResult r = ArbiterWithStderr(c.args);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_PRED_FORMAT2(Contains, r.out, c.message);
+  }
+  // A value option given twice keeps the last: --jobs x is not read.
+  EXPECT_EQ(Arbiter("verify --jobs x --jobs=2 " + example).exit_code, 0);
+}
+
+// `--` ends the options: a file whose name starts with "--" is read after
+// it, and taken for an option without it.
+TEST(Cli, DoubleDashEndsTheOptions) {
+  const std::filesystem::path dir = FreshDir("cli_double_dash");
+  std::ofstream(dir / "--odd.pgn") << kAgrees;
+  const std::string in_dir = "cd '" + dir.string() + "' && " + ARBITER_BINARY_DIR + "/arbiter ";
+  testing::CommandResult r =
+      testing::RunCommand(in_dir + "verify --format jsonl -- --odd.pgn 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_PRED_FORMAT2(Contains, r.out, "\"agrees\": true");
+  r = testing::RunCommand(in_dir + "verify --format jsonl --odd.pgn 2>&1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_PRED_FORMAT2(Contains, r.out, "unknown option --odd.pgn");
+  std::ofstream(dir / "--fens.txt") << "8/8/8/8/8/8/8/K6k w - - 0 1\n";
+  r = testing::RunCommand(in_dir + "analyze -- --fens.txt");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_PRED_FORMAT2(Contains, r.out, "\"status\": \"dead\"");
+  std::filesystem::remove_all(dir);
+}
+
+// --fail-on makes a completed run exit 1 when it found what was named, after
+// writing every record and the summary; without it such runs exit 0.
+TEST(Cli, VerifyFailOn) {
+  const std::filesystem::path dir = FreshDir("cli_fail_on");
+  const std::string mixed = (dir / "mixed.pgn").string(), clean = (dir / "clean.pgn").string();
+  std::ofstream(mixed) << kDisagreeAndError;
+  std::ofstream(clean) << kAgrees;
+  const testing::CommandResult plain = Arbiter("verify --format jsonl " + mixed);
+  EXPECT_EQ(plain.exit_code, 0);
+  ASSERT_EQ(Lines(plain.out).size(), 3u) << plain.out;  // two records, the summary
+  struct Case {
+    std::string options, file;
+    int exit_code;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"--fail-on disagree", mixed, 1},
+           {"--fail-on error", mixed, 1},
+           {"--fail-on disagree,error", mixed, 1},
+           {"--fail-on=disagree --fail-on error", mixed, 1},
+           {"--fail-on disagree", clean, 0},
+           {"--fail-on error", clean, 0},
+           {"--fail-on disagree,error", clean, 0},
+       }) {
+    SCOPED_TRACE(c.options + " " + c.file);
+    testing::CommandResult r = Arbiter("verify --format jsonl " + c.options + " " + c.file);
+    EXPECT_EQ(r.exit_code, c.exit_code);
+    if (c.file == mixed) {
+      EXPECT_EQ(WithoutTime(r.out), WithoutTime(plain.out));
+    }
+  }
+  // Each kind alone: a file with only a disagreement, one with only an error.
+  const std::string disagrees = (dir / "disagrees.pgn").string();
+  const std::string error = (dir / "error.pgn").string();
+  const std::string both(kDisagreeAndError);
+  const size_t second = both.find("[Event \"illegal\"]");
+  std::ofstream(disagrees) << both.substr(0, second);
+  std::ofstream(error) << both.substr(second);
+  EXPECT_EQ(Arbiter("verify " + disagrees + " --fail-on disagree").exit_code, 1);
+  EXPECT_EQ(Arbiter("verify " + disagrees + " --fail-on error").exit_code, 0);
+  EXPECT_EQ(Arbiter("verify " + error + " --fail-on error").exit_code, 1);
+  EXPECT_EQ(Arbiter("verify " + error + " --fail-on disagree").exit_code, 0);
+  // The records and summary are written before the exit, --output too.
+  const std::string output = (dir / "out.jsonl").string();
+  EXPECT_EQ(
+      Arbiter("verify --format jsonl --fail-on error " + mixed + " --output " + output).exit_code,
+      1);
+  std::ifstream written(output);
+  std::stringstream content;
+  content << written.rdbuf();
+  EXPECT_EQ(Lines(content.str()).size(), 3u);
+  testing::CommandResult bad = ArbiterWithStderr("verify --fail-on typo " + clean);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_PRED_FORMAT2(Contains, bad.out, "--fail-on must be disagree or error, got \"typo\"");
+  std::filesystem::remove_all(dir);
+}
+
+// An input that cannot be opened or read exits 3, like one that ends early;
+// a bad option stays a usage error (2).
+TEST(Cli, UnreadableInputExits3) {
+  const std::filesystem::path dir = FreshDir("cli_unreadable");
+  for (const std::string& args :
+       {std::string("verify /no/such/file.pgn"), std::string("verify --part 0/2 /no/such/file.pgn"),
+        "verify " + dir.string(), std::string("analyze /no/such/fens.txt"),
+        "analyze " + dir.string()}) {
+    SCOPED_TRACE(args);
+    testing::CommandResult r = ArbiterWithStderr(args);
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_PRED_FORMAT2(Contains, r.out, "cannot ");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// Every command and subcommand answers --help (and -h) with its own options.
+TEST(Cli, HelpForEveryCommand) {
+  struct Case {
+    std::string command, option;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"perft", "--depth"},
+           {"analyze", "--moves"},
+           {"verify", "--fail-on"},
+           {"tables", "build"},
+           {"tables build", "--signatures"},
+           {"job", "submit"},
+           {"job submit", "--server-path"},
+           {"job watch", "--coordinator"},
+           {"job results", "--from"},
+           {"job list", "--limit"},
+           {"job cancel", "--token-file"},
+           {"job delete", "--tls-ca"},
+       }) {
+    for (const char* flag : {"--help", "-h"}) {
+      SCOPED_TRACE(c.command + " " + flag);
+      testing::CommandResult r = Arbiter(c.command + " " + flag);
+      EXPECT_EQ(r.exit_code, 0);
+      EXPECT_PRED_FORMAT2(Contains, r.out, "Usage: arbiter " + c.command + " ");
+      EXPECT_PRED_FORMAT2(Contains, r.out, c.option);
+    }
+  }
+  // The program's own help is the overview, with the exit codes.
+  testing::CommandResult r = Arbiter("--help");
+  EXPECT_PRED_FORMAT2(Contains, r.out, "Commands:");
+  EXPECT_PRED_FORMAT2(Contains, r.out, "Exit codes:");
+}
+
+// --version names the program, the version and the commit, for all three.
+TEST(Cli, VersionOfEveryProgram) {
+  for (const char* program : {"arbiter", "arbiter-coordinator", "arbiter-worker"}) {
+    SCOPED_TRACE(program);
+    const std::string binary = std::string(ARBITER_BINARY_DIR) + "/" + program;
+    if (!std::filesystem::exists(binary)) GTEST_SKIP() << binary << " was not built";
+    testing::CommandResult r = testing::RunCommand(binary + " --version");
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_TRUE(std::regex_match(
+        r.out, std::regex(std::string(program) +
+                          " [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit ([0-9a-f]+|unknown)\\)\n")))
+        << r.out;
+  }
 }
 
 TEST(Cli, AnalyzeBatchKeepsOrderAndReportsBadLines) {

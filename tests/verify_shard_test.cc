@@ -192,7 +192,7 @@ TEST(VerifyOutput, WritesWhatStdoutShowsAtomically) {
   }
   // A failed run creates nothing: a missing input, a bad option.
   const std::filesystem::path file = dir / "failed.jsonl";
-  EXPECT_EQ(Arbiter("verify /no/such/file.pgn --output '" + file.string() + "'").exit_code, 2);
+  EXPECT_EQ(Arbiter("verify /no/such/file.pgn --output '" + file.string() + "'").exit_code, 3);
   EXPECT_EQ(
       Arbiter("verify --shard 2/2 '" + Sample() + "' --output '" + file.string() + "'").exit_code,
       2);

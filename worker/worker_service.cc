@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/build_info.h"
 #include "common/serving.h"
 #include "core/verdict/chess99_analysis.h"
 #include "core/verdict/game_verdict.h"
@@ -129,7 +130,7 @@ grpc::Status WorkerService::Info(grpc::ServerContext*, const v1::InfoRequest*,
   out->set_threads(threads_);
   out->set_syzygy_files(tables_ ? tables_->wdl_files() : 0);
   out->set_syzygy_pieces(tables_ ? tables_->largest() : 0);
-  out->set_version(ARBITER_VERSION);
+  out->set_version(BuildVersion());
   return grpc::Status::OK;
 }
 

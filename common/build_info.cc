@@ -1,0 +1,13 @@
+#include "common/build_info.h"
+
+namespace arbiter {
+
+const char* BuildVersion() { return ARBITER_VERSION; }
+
+const char* BuildCommit() { return ARBITER_COMMIT; }
+
+std::string VersionLine(std::string_view program) {
+  return std::string(program) + " " + BuildVersion() + " (commit " + BuildCommit() + ")";
+}
+
+}  // namespace arbiter
