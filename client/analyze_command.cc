@@ -38,7 +38,7 @@ struct AnalyzeOptions {
   std::optional<std::string> fen;
   std::vector<std::string> moves;
   bool json = false, chess960 = false, timing = false;
-  Rules rules = Rules::kChess;
+  Ruleset rules = Ruleset::kFide;
   MateSearchOptions search;
   std::vector<std::string> syzygy;
   std::optional<std::string> tables;
@@ -212,7 +212,7 @@ ExitCode RunBatch(const std::string& path, bool chess960, bool timing, const Ana
 
 ExitCode RunAnalyze(AnalyzeOptions& o) {
   MateSearchOptions* options = &o.search;
-  const bool chess99 = o.rules == Rules::kChess99;
+  const bool chess99 = o.rules == Ruleset::kChess99;
   if (chess99 && (o.chess960 || !o.syzygy.empty()))
     return Fail(kProgram, absl::InvalidArgumentError(
                               "--rules chess99 takes FEN-9 positions: no --chess960 or --syzygy"));

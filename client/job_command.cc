@@ -34,7 +34,7 @@ enum class Verb { kSubmit, kWatch, kResults, kList, kCancel, kDelete };
 struct JobOptions {
   std::vector<std::string> operands;  // the verb's FILE or ID
   std::optional<std::string> server_path;
-  Rules rules = Rules::kChess;
+  Ruleset rules = Ruleset::kFide;
   MateSearchOptions search;
   std::vector<std::string> syzygy;
   VerdictFormat format = VerdictFormat::kText;
@@ -84,7 +84,7 @@ ExitCode RunJob(Verb verb, const JobOptions& o) {
 
   switch (verb) {
     case Verb::kSubmit: {
-      const bool chess99 = o.rules == Rules::kChess99;
+      const bool chess99 = o.rules == Ruleset::kChess99;
       if (!o.server_path) return Upload(remote, o.operands[0], o, chess99);
       absl::StatusOr<JobStatus> job =
           remote.SubmitServerJob(*o.server_path, o.search, TablebaseRequested(o.syzygy), chess99);

@@ -67,7 +67,7 @@ struct VerifyOptions {
   // on how it was asked); most game ends are decided in a few hundred nodes
   // and the table grows only as a search needs it.
   MateSearchOptions search;
-  Rules rules = Rules::kChess;
+  Ruleset rules = Ruleset::kFide;
   std::vector<std::string> syzygy;
   std::optional<std::string> tables;
   std::set<FailOn> fail_on;
@@ -208,7 +208,7 @@ ExitCode RunVerify(const VerifyOptions& o) {
   read_options.keep_comments = false;
   // Untagged games become Chess 99 games in the record itself, so that a
   // coordinator's workers see the same rules.
-  if (o.rules == Rules::kChess99) read_options.untagged_variant = kChess99Variant;
+  if (o.rules == Ruleset::kChess99) read_options.untagged_variant = kChess99Variant;
   PgnReader reader(*std::move(source), read_options);
   // The next game of this shard: every game is parsed (RawGame::index stays
   // the global number), only the shard's are replayed.

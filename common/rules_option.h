@@ -6,27 +6,25 @@
 //            (a game's own [Variant] tag always decides its rules).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "common/command_line.h"
+#include "core/domain/ruleset.h"
 
 namespace arbiter::cli {
 
 inline constexpr char kRulesOption[] = "--rules";
 
-enum class Rules { kChess, kChess99 };
-
 // Adds --rules chess|chess99 to `command`, stored in `rules` ("fide" is
 // read as chess).
-inline CLI::Option* AddRulesOption(CLI::App& command, Rules* rules) {
+inline CLI::Option* AddRulesOption(CLI::App& command, Ruleset* rules) {
   return AddChecked(
              command, kRulesOption,
              [rules](const std::string& name) {
-               if (name == "chess" || name == "fide") {
-                 *rules = Rules::kChess;
-               } else if (name == "chess99") {
-                 *rules = Rules::kChess99;
+               if (std::optional<Ruleset> parsed = ParseRuleset(name)) {
+                 *rules = *parsed;
                } else {
                  throw UsageError(
                      absl::StrCat("--rules must be chess or chess99, got \"", name, "\""));

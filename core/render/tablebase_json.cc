@@ -3,14 +3,22 @@
 #include "core/render/json.h"
 
 namespace arbiter {
+namespace {
+
+// The position's value, first in both shapes.
+void AddValue(const RootResult& r, json::Object* o) {
+  o->Add("category", ToString(r.category));
+  o->Add("dtz", r.dtz);
+  o->Add("precise_dtz", r.precise_dtz);
+  o->Add("win_within_50", r.win_within_50);
+  o->Add("halfmove_clock", r.halfmove_clock);
+}
+
+}  // namespace
 
 std::string TablebaseJson(const RootResult& result) {
   json::Object o;
-  o.Add("category", ToString(result.category));
-  o.Add("dtz", result.dtz);
-  o.Add("precise_dtz", result.precise_dtz);
-  o.Add("win_within_50", result.win_within_50);
-  o.Add("halfmove_clock", result.halfmove_clock);
+  AddValue(result, &o);
   o.Add("checkmate", result.checkmate);
   o.Add("stalemate", result.stalemate);
   o.AddRaw("moves", json::Array(result.moves, [&](const TablebaseMove& m) {
@@ -30,13 +38,8 @@ std::string TablebaseJson(const RootResult& result) {
 
 std::string TablebasePositionJson(const TablebaseProbe& probe) {
   if (!probe.root) return "null";
-  const RootResult& r = *probe.root;
   json::Object o;
-  o.Add("category", ToString(r.category));
-  o.Add("dtz", r.dtz);
-  o.Add("precise_dtz", r.precise_dtz);
-  o.Add("win_within_50", r.win_within_50);
-  o.Add("halfmove_clock", r.halfmove_clock);
+  AddValue(*probe.root, &o);
   o.Add("side_to_move", ColorName(probe.side_to_move));
   return o.Close();
 }
