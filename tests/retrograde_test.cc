@@ -678,14 +678,16 @@ TEST(RetrogradeMate, KnownFactsOnEveryPosition) {
   }
 }
 
-// Independent brute force on sampled positions. A "no" in a 3-man table
-// must survive the exhaustive exploration of every reachable position; a
-// "yes" must lead to a mate found by breadth-first search at exactly the
-// table's distance (3 men: always within the budget; 4 men: helpmates can
-// be long, so a small budget may run out, but the search must never exhaust
-// the reachable set first). Beyond the budget, the project's helpmate
-// search may find a line (never shorter than the distance); failing that,
-// the solver's own MatingLine is replayed move by move with MoveList.
+// Independent brute force on sampled positions (15 per 3-man table and 5
+// per 4-man table in the default tier, 40 and 10 in the long tier). A "no"
+// in a 3-man table must survive the exhaustive exploration of every
+// reachable position; a "yes" must lead to a mate found by breadth-first
+// search at exactly the table's distance (3 men: always within the budget;
+// 4 men: helpmates can be long, so a small budget may run out, but the
+// search must never exhaust the reachable set first). Beyond the budget,
+// the project's helpmate search may find a line (never shorter than the
+// distance); failing that, the solver's own MatingLine is replayed move by
+// move with MoveList.
 TEST(RetrogradeMate, BruteForceSearchAgrees) {
   for (const char* signature : {"KNvK", "KBvK"}) {
     auto table = TableOf(signature);
@@ -706,11 +708,16 @@ TEST(RetrogradeMate, BruteForceSearchAgrees) {
     int count;
     size_t budget;
   };
+  const int three_men =
+      ::arbiter::testing::SampleSize(15, 40, "positions per 3-man table searched by brute force");
+  const int four_men =
+      ::arbiter::testing::SampleSize(5, 10, "positions per 4-man table searched by brute force");
   uint64_t found = 0, exact = 0, by_helpmate_search = 0, by_mating_line = 0, inconclusive = 0;
   for (const Sample& sample :
-       {Sample{"KQvK", 40, 1000000}, Sample{"KRvK", 40, 1000000}, Sample{"KPvK", 40, 1000000},
-        Sample{"KNvKN", 10, 20000}, Sample{"KBvKN", 10, 20000}, Sample{"KBvKB", 10, 20000},
-        Sample{"KNNvK", 10, 20000}}) {
+       {Sample{"KQvK", three_men, 1000000}, Sample{"KRvK", three_men, 1000000},
+        Sample{"KPvK", three_men, 1000000}, Sample{"KNvKN", four_men, 20000},
+        Sample{"KBvKN", four_men, 20000}, Sample{"KBvKB", four_men, 20000},
+        Sample{"KNNvK", four_men, 20000}}) {
     auto table = TableOf(sample.signature);
     ASSERT_NE(table, nullptr);
     const bool three_men = std::string(sample.signature).size() == 4;
