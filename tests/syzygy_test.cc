@@ -834,17 +834,21 @@ class DtzOracle {
   std::map<std::pair<uint64_t, int>, bool> memo_;
 };
 
+// Random positions of six tables with a DTZ of at most 11 (10 per table in
+// the default tier, 20 in the long tier): the exact DTZ by definition, and
+// the verdict at the fifty-move boundary it decides.
 TEST(SyzygyTest, ExactDtzAndFiftyMoveBoundary) {
   REQUIRE_TABLES(tb);
   std::string fathom = arbiter::testing::FindProgram("fathom");
   std::mt19937_64 rng(arbiter::testing::DiffSeed(4242));
+  const int per_table = arbiter::testing::SampleSize(10, 20, "positions per table");
   int checked = 0, rounded = 0, boundary_cases = 0;
   // Tables where both sides' moves can zero (or the loser's capture keeps
   // the loss), so that Fathom's rounded DTZ is often one ply short.
   for (auto [white, black] : std::vector<std::pair<std::string, std::string>>{
            {"KQ", "K"}, {"KR", "KN"}, {"KP", "KP"}, {"KQ", "KP"}, {"KBN", "K"}, {"KR", "KB"}}) {
     int found = 0;
-    for (int attempt = 0; attempt < 3000 && found < 20; ++attempt) {
+    for (int attempt = 0; attempt < 3000 && found < per_table; ++attempt) {
       auto pos = RandomPlacementWithClock(white, black, (attempt % 2) ? kWhite : kBlack, 0, rng);
       if (!pos || MoveList(*pos).empty()) continue;
       auto quick = tb->ProbeRoot(*pos);
