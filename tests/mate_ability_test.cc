@@ -12,6 +12,7 @@
 #include "core/chess/notation.h"
 #include "core/io/byte_source.h"
 #include "core/mate/guided_mate_search.h"
+#include "core/mate/reachability.h"
 #include "core/pgn/game_replay.h"
 #include "core/pgn/pgn_reader.h"
 #include "tests/test_support.h"
@@ -20,6 +21,7 @@ namespace arbiter {
 namespace {
 
 using testing::ExpectMatingLine;
+using testing::ExpectOnlyMateFound;
 using testing::FromFen;
 using testing::ShortestHelpmateByFen;
 using testing::TestTables;
@@ -139,6 +141,46 @@ TEST(MateAbility, KingMarchThatFirstFreesASpareMove) {
     replay.DoMove(move);
   }
   EXPECT_TRUE(spare_move) << "the line must give Black its spare move ...g7-g6";
+}
+
+// A composed locked position whose only mate is 45 plies (23 White moves)
+// away, found by tools/helpmate_composer from the king march above. The
+// white king is caged on a3 and must first let its bishop out of the way
+// (Ka2, Ka1, Ba2, Kb1), walk round to take g6 so that Black gets its spare
+// move ...g7-g6, and come back to take b7 and c6 before b7, b8=Q and Qb6
+// mate. Its legality: every pawn file change is paid for by a capture
+// (White's 7 pawns stand on files that need 5 captures, and 6 black men are
+// gone; Black's 8 pawns need 6, and 7 white men are gone), the pawns on b7,
+// g7, c2 and g2 are unmoved, and each piece can have walked to its square
+// before the pawns closed the way (the light bishop by a2, the dark one by
+// e7). The exploration's depth-first line crosses the 75-move limit, so the
+// analysis must find the line breadth-first.
+TEST(MateAbility, ComposedOnlyMateTwentyThreeMovesAway) {
+  const Position pos = FromFen("8/1p4p1/1Pp3p1/k1P3p1/1pP3Pb/KPp3p1/2P3P1/1B6 w - - 0 1");
+  const ReachabilityResult depth_first = ExploreReachable(pos, kWhite, 200000);
+  ASSERT_EQ(depth_first.outcome, ReachabilityResult::kMateFound);
+  EXPECT_FALSE(LineIsPlayable(pos, kWhite, depth_first.line)) << depth_first.line.size();
+  ExpectOnlyMateFound(pos, 45);
+}
+
+// An only-mate 49 plies (25 White moves) away, found by
+// tools/helpmate_composer with the queenside of the position above kept
+// (--frozen-files abc). Black has nothing useful to do but shuffle Ka5-a6,
+// so the length is the number of White moves the mate needs, in turn: the
+// king leaves its cage past its bishop (Ka2, Ka1, Ba2, Kb1) and walks the
+// first rank (c3 and the black f-pawns close d2 to g4), while the h-pawns
+// step up out of its way to h5 and h6; it climbs the h-file, goes round by
+// f6 and g7 to take h7, and the h-pawn promotes: Qa8 mates. Its legality:
+// White's 8 pawns stand on files that need 5 captures and 7 black men are
+// gone; Black's 8 need 4 and 6 white men are gone; c2, f2, h2, b7 and h7
+// are unmoved; the light bishop reached b1 by c4 and a2 before the pawns
+// stood there; White is in check from ...b5-b4, Black's last move.
+// The guided dive, with 20 nodes per unit of budget, reaches a mate there
+// before the breadth-first search does: a longer line, which is evidence
+// all the same.
+TEST(MateAbility, ComposedOnlyMateTwentyFiveMovesAway) {
+  ExpectOnlyMateFound(FromFen("8/1p5p/1Pp5/k1P2p2/1pP2p2/KPp2p1P/2P2P1P/1B6 w - - 0 1"), 49, 100000,
+                      {}, /*analysis_finds_shortest=*/false);
 }
 
 TEST(MateAbility, LabelledSet) {

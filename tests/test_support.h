@@ -201,6 +201,27 @@ inline Exhaustive ShortestHelpmateByFen(const Position& start, Color winner, siz
   return {std::nullopt, seen.size(), true};
 }
 
+// A composed position whose only mate is far away
+// (docs/research/only-mates.md): the FEN-keyed search above proves that
+// White's shortest mate is `plies` away, and the analysis must answer "yes"
+// with a line that mates: of exactly that length where it finds the
+// shortest (`analysis_finds_shortest`), else at least as long.
+inline void ExpectOnlyMateFound(const Position& pos, int plies, size_t max_states = 100000,
+                                MateSearchOptions options = WithTables(),
+                                bool analysis_finds_shortest = true) {
+  Exhaustive proof = ShortestHelpmateByFen(pos, kWhite, max_states);
+  ASSERT_TRUE(proof.complete) << proof.states << " positions";
+  ASSERT_EQ(proof.plies.value_or(-1), plies);
+  MateAbility m = AnalyzeMateAbility(pos, kWhite, options);
+  ASSERT_EQ(ToString(m.answer), std::string("yes"));
+  if (analysis_finds_shortest) {
+    EXPECT_EQ(m.line.size(), size_t(plies));
+  } else {
+    EXPECT_GE(m.line.size(), size_t(plies));
+  }
+  ExpectMatingLine(pos, kWhite, m.line);
+}
+
 // RandomWallFen (core/chess/random_placement.h) under the name the tests
 // have always used.
 using ::arbiter::RandomWallFen;
