@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -37,8 +38,13 @@ inline const std::string kBin = ARBITER_BINARY_DIR;
 
 // Retrograde tables shared by every process of these tests (and kept
 // between runs): generated once, then loaded, so that no worker spends its
-// start regenerating them.
-inline const std::string kTables = kBin + "/test-retrograde-tables";
+// start regenerating them. $ARBITER_TABLES when set (scripts/test.sh: the
+// directory every test shares, filled before the tests start), else a
+// directory of their own in the build tree.
+inline const std::string kTables = [] {
+  const char* env = std::getenv("ARBITER_TABLES");
+  return env && *env ? std::string(env) : kBin + "/test-retrograde-tables";
+}();
 
 inline std::string Address(int port) { return absl::StrCat("127.0.0.1:", port); }
 

@@ -629,219 +629,133 @@ class Mismatches {
 
 const char* Yn(bool b) { return b ? "true" : "false"; }
 
-// Test names start with "js_diff" in lower case so that the case-sensitive
-// `ctest -R js_diff` selects them.
-TEST(js_diff, RulesAgreeWithChessopsAndChessJs) {
-  const auto started = std::chrono::steady_clock::now();
-  const std::string node = testing::FindProgram("node");
-  const fs::path js_dir = fs::path(ARBITER_SOURCE_DIR) / "tests" / "js";
-  if (node.empty()) {
-    std::printf("js_diff: SKIPPED: node not found on PATH (apt-get install nodejs npm)\n");
-    GTEST_SKIP() << "node not found on PATH (apt-get install nodejs npm)";
-  }
-  for (const char* package : {"chessops", "chess.js"}) {
-    if (!fs::exists(js_dir / "node_modules" / package / "package.json")) {
-      std::printf("js_diff: SKIPPED: %s missing from %s/node_modules (run npm ci --prefix %s)\n",
-                  package, js_dir.c_str(), js_dir.c_str());
-      GTEST_SKIP() << package << " missing from tests/js/node_modules (npm ci --prefix tests/js)";
-    }
-  }
-
-  // ---- positions
-  FenSet set;
-  std::mt19937_64 rng(testing::DiffSeed(20240917));
-  AddRandomPlay(rng, 25000, &set);
-  AddConstructed(rng, 300, &set);
-  for (const char* fen : kHandPicked) {
-    absl::StatusOr<Position> pos = Position::FromFen(fen);
-    ASSERT_TRUE(pos.ok()) << fen << ": " << pos.status();
-    set.Add(pos->Fen(), kFixed);
-  }
-  int games = 0, games_skipped = 0;
-  const std::string shared = testing::SharedDir();
-  if (shared.empty() || !fs::is_directory(fs::path(shared) / "games")) {
-    std::printf(
-        "js_diff: no shared games directory ($ARBITER_SHARED/games); real-game final "
-        "positions are not compared\n");
-  } else {
-    AddGameFinals(shared, &set, &games, &games_skipped);
-  }
-  for (const auto& [origin, n] : set.by_origin())
-    std::printf("  %-32s %6d positions\n", origin.c_str(), n);
-  std::printf("  (%d games replayed, %d skipped: errors, other variants, Chess960 castling)\n",
-              games, games_skipped);
-  ASSERT_GE(set.count(kRandomPlay), 20000);
-
-  // A directory of our own: builds in build/, build-me/, ... may run this
-  // test at the same time.
-  const std::string dir =
-      (fs::path(::testing::TempDir()) / ("js_diff_" + std::to_string(::getpid()))).string();
-  fs::create_directories(dir);
-  const std::string fen_path = dir + "/fens.txt";
-  {
-    std::ofstream file(fen_path);
-    for (const std::string& fen : set.fens()) file << fen << '\n';
-    ASSERT_TRUE(file.good()) << "cannot write " << fen_path;
-  }
-  const auto generated = std::chrono::steady_clock::now();
-
-  // ---- both programs
-  Command node_run(
-      Quote(node) + " " + Quote((js_dir / "reference.mjs").string()) + " < " + Quote(fen_path),
-      dir + "/reference.jsonl");
-  // A small mate-search budget and table: with the defaults (200,000
-  // positions and a 16 MB table per side) 75,000 positions take over half
-  // an hour, most of it spent clearing the table. The search cannot change
-  // what is compared here (mate, stalemate, "no" by material), and a small
-  // budget still finds many mating lines, which are checked against
-  // chessops' insufficiency below.
-  Command arbiter_run(Quote(std::string(ARBITER_BINARY_DIR) + "/arbiter") + " analyze " +
-                          Quote(fen_path) + " --budget 1000 --table-mb 1",
-                      dir + "/arbiter.jsonl");
-  Output ours = arbiter_run.Finish();
-  Output theirs = node_run.Finish();
-  ASSERT_EQ(ours.exit_code, 0) << "arbiter analyze failed:\n" << ours.stderr_text;
-  ASSERT_EQ(theirs.exit_code, 0) << "node reference.mjs failed:\n" << theirs.stderr_text;
-  const size_t n = set.fens().size();
-  ASSERT_EQ(ours.lines.size(), n);
-  ASSERT_EQ(theirs.lines.size(), n);
-  const auto ran = std::chrono::steady_clock::now();
-
-  // ---- comparison
+// What one comparison found: the mismatches by check, chess.js's per-side
+// differences by class, and how many positions of each kind it reached.
+struct Comparison {
   Mismatches chessops, chessjs;
-  for (const char* check :
-       {"checkmate", "stalemate", "insufficient (white)", "insufficient (black)",
-        "insufficient (both)", "outcome", "mate found where insufficient"})
-    chessops.Touch(check);
-  for (const char* check : {"checkmate", "stalemate", "legal move count",
-                            "insufficient (whole board)", "per-side: unexplained class"})
-    chessjs.Touch(check);
   std::map<Divergence, ClassStats> per_side;
+  size_t positions = 0;
   int checkmates = 0, stalemates = 0, dead = 0, one_side_no = 0, mating_lines = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const std::string& fen = set.fens()[i];
-    Json a, r;
-    ASSERT_TRUE(JsonParser(ours.lines[i]).Parse(&a))
-        << "arbiter line " << i + 1 << ": " << ours.lines[i];
-    ASSERT_TRUE(JsonParser(theirs.lines[i]).Parse(&r))
-        << "reference line " << i + 1 << ": " << theirs.lines[i];
-    // Alignment: the same FEN on both lines (arbiter echoes its own spelling,
-    // which the input already is).
-    ASSERT_EQ(a["fen"].string, fen) << ours.lines[i];
-    ASSERT_EQ(r["fen"].string, fen) << theirs.lines[i];
-    const Json& ops = r["chessops"];
-    const Json& cjs = r["chessjs"];
-    ASSERT_FALSE(ops.Has("error")) << fen << ": chessops: " << ops["error"].string;
-    ASSERT_FALSE(cjs.Has("error")) << fen << ": chess.js: " << cjs["error"].string;
+};
 
-    const std::string status = a["status"].string;
-    const bool mate = status == "checkmate", stale = status == "stalemate";
-    bool no[2];
-    for (Color c : {kWhite, kBlack}) {
-      const Json& side = a[c == kWhite ? "white" : "black"];
-      no[c] = side["can_mate"].string == "no" && side["proof"].string == "material";
-      // The flat field must say the same as the per-side object.
-      ASSERT_EQ(a[c == kWhite ? "white_can_mate" : "black_can_mate"].string,
-                side["can_mate"].string)
-          << ours.lines[i];
-    }
-    const bool both = no[kWhite] && no[kBlack];
-    checkmates += mate;
-    stalemates += stale;
-    dead += both;
-    one_side_no += no[kWhite] != no[kBlack];
-    for (Color c : {kWhite, kBlack}) {
-      // A mating line found by our search refutes an "insufficient" verdict
-      // of chessops (and of our material rule) outright.
-      const char* name = c == kWhite ? "white" : "black";
-      if (a[name]["can_mate"].string != "yes") continue;
-      ++mating_lines;
-      if (ops[c == kWhite ? "insufficient_white" : "insufficient_black"].IsTrue())
-        chessops.Record("mate found where insufficient", fen,
-                        std::string(name) + " has a mating line, chessops says insufficient");
-    }
+// Compares one position: our line `a` (arbiter analyze) with the reference
+// line `r` (chessops and chess.js) for `fen`.
+void ComparePosition(const std::string& fen, const std::string& ours_line, const Json& a,
+                     const std::string& theirs_line, const Json& r, Comparison* c) {
+  // Alignment: the same FEN on both lines (arbiter echoes its own spelling,
+  // which the input already is).
+  ASSERT_EQ(a["fen"].string, fen) << ours_line;
+  ASSERT_EQ(r["fen"].string, fen) << theirs_line;
+  const Json& ops = r["chessops"];
+  const Json& cjs = r["chessjs"];
+  ASSERT_FALSE(ops.Has("error")) << fen << ": chessops: " << ops["error"].string;
+  ASSERT_FALSE(cjs.Has("error")) << fen << ": chess.js: " << cjs["error"].string;
 
-    absl::StatusOr<Position> pos = Position::FromFen(fen);
-    ASSERT_TRUE(pos.ok()) << fen;
-    const Color stm = pos->side_to_move();
-    auto verdict = [&](bool theirs_value, bool ours_value) {
-      return std::string("theirs ") + Yn(theirs_value) + ", ours " + Yn(ours_value) + " (status " +
-             status + ", white " + a["white"]["can_mate"].string + ", black " +
-             a["black"]["can_mate"].string + ")";
-    };
-
-    // chessops: everything exactly.
-    if (ops["is_checkmate"].IsTrue() != mate)
-      chessops.Record("checkmate", fen, verdict(ops["is_checkmate"].IsTrue(), mate));
-    if (ops["is_stalemate"].IsTrue() != stale)
-      chessops.Record("stalemate", fen, verdict(ops["is_stalemate"].IsTrue(), stale));
-    if (ops["insufficient_white"].IsTrue() != no[kWhite])
-      chessops.Record("insufficient (white)", fen,
-                      verdict(ops["insufficient_white"].IsTrue(), no[kWhite]));
-    if (ops["insufficient_black"].IsTrue() != no[kBlack])
-      chessops.Record("insufficient (black)", fen,
-                      verdict(ops["insufficient_black"].IsTrue(), no[kBlack]));
-    if (ops["is_insufficient"].IsTrue() != both)
-      chessops.Record("insufficient (both)", fen, verdict(ops["is_insufficient"].IsTrue(), both));
-    // chessops' outcome: mate first, then insufficient material or
-    // stalemate is a draw.
-    const std::string expected_outcome = mate            ? (stm == kWhite ? "black" : "white")
-                                         : stale || both ? "draw"
-                                                         : "";
-    const std::string their_outcome = ops["outcome"].string;
-    if (their_outcome != expected_outcome)
-      chessops.Record("outcome", fen,
-                      "theirs '" + their_outcome + "', expected from ours '" + expected_outcome +
-                          "' (status " + status + ")");
-
-    // chess.js: mate, stalemate and move count exactly.
-    if (cjs["is_checkmate"].IsTrue() != mate)
-      chessjs.Record("checkmate", fen, verdict(cjs["is_checkmate"].IsTrue(), mate));
-    if (cjs["is_stalemate"].IsTrue() != stale)
-      chessjs.Record("stalemate", fen, verdict(cjs["is_stalemate"].IsTrue(), stale));
-    const int our_moves = int(MoveList(*pos).size());
-    if (int(cjs["moves"].number) != our_moves)
-      chessjs.Record("legal move count", fen,
-                     "theirs " + std::to_string(int(cjs["moves"].number)) + ", ours " +
-                         std::to_string(our_moves));
-    // Whole board: the same set of positions (see the comment on Divergence).
-    const bool cjs_insufficient = cjs["is_insufficient"].IsTrue();
-    if (cjs_insufficient != both)
-      chessjs.Record("insufficient (whole board)", fen, verdict(cjs_insufficient, both));
-    // Per side: every difference must be a documented class.
-    for (Color c : {kWhite, kBlack}) {
-      if (cjs_insufficient == no[c]) continue;
-      Divergence d = Classify(*pos, c, cjs_insufficient, no[c]);
-      ClassStats& stats = per_side[d];
-      ++stats.count;
-      ++stats.signatures[MaterialSignature(*pos) + (c == kWhite ? " (white)" : " (black)")];
-      if (stats.example.empty()) stats.example = fen + (c == kWhite ? "  [white]" : "  [black]");
-      if (d == Divergence::kUnexplained)
-        chessjs.Record(
-            "per-side: unexplained class", fen,
-            std::string(c == kWhite ? "white" : "black") + ": " + verdict(cjs_insufficient, no[c]));
-    }
+  const std::string status = a["status"].string;
+  const bool mate = status == "checkmate", stale = status == "stalemate";
+  bool no[2];
+  for (Color side : {kWhite, kBlack}) {
+    const Json& verdict = a[side == kWhite ? "white" : "black"];
+    no[side] = verdict["can_mate"].string == "no" && verdict["proof"].string == "material";
+    // The flat field must say the same as the per-side object.
+    ASSERT_EQ(a[side == kWhite ? "white_can_mate" : "black_can_mate"].string,
+              verdict["can_mate"].string)
+        << ours_line;
   }
-  const auto compared = std::chrono::steady_clock::now();
+  const bool both = no[kWhite] && no[kBlack];
+  c->checkmates += mate;
+  c->stalemates += stale;
+  c->dead += both;
+  c->one_side_no += no[kWhite] != no[kBlack];
+  for (Color side : {kWhite, kBlack}) {
+    // A mating line found by our search refutes an "insufficient" verdict
+    // of chessops (and of our material rule) outright.
+    const char* name = side == kWhite ? "white" : "black";
+    if (a[name]["can_mate"].string != "yes") continue;
+    ++c->mating_lines;
+    if (ops[side == kWhite ? "insufficient_white" : "insufficient_black"].IsTrue())
+      c->chessops.Record("mate found where insufficient", fen,
+                         std::string(name) + " has a mating line, chessops says insufficient");
+  }
 
-  // ---- report
-  auto seconds = [](auto from, auto to) {
-    return std::chrono::duration<double>(to - from).count();
+  absl::StatusOr<Position> pos = Position::FromFen(fen);
+  ASSERT_TRUE(pos.ok()) << fen;
+  const Color stm = pos->side_to_move();
+  auto verdict = [&](bool theirs_value, bool ours_value) {
+    return std::string("theirs ") + Yn(theirs_value) + ", ours " + Yn(ours_value) + " (status " +
+           status + ", white " + a["white"]["can_mate"].string + ", black " +
+           a["black"]["can_mate"].string + ")";
   };
+
+  // chessops: everything exactly.
+  if (ops["is_checkmate"].IsTrue() != mate)
+    c->chessops.Record("checkmate", fen, verdict(ops["is_checkmate"].IsTrue(), mate));
+  if (ops["is_stalemate"].IsTrue() != stale)
+    c->chessops.Record("stalemate", fen, verdict(ops["is_stalemate"].IsTrue(), stale));
+  if (ops["insufficient_white"].IsTrue() != no[kWhite])
+    c->chessops.Record("insufficient (white)", fen,
+                       verdict(ops["insufficient_white"].IsTrue(), no[kWhite]));
+  if (ops["insufficient_black"].IsTrue() != no[kBlack])
+    c->chessops.Record("insufficient (black)", fen,
+                       verdict(ops["insufficient_black"].IsTrue(), no[kBlack]));
+  if (ops["is_insufficient"].IsTrue() != both)
+    c->chessops.Record("insufficient (both)", fen, verdict(ops["is_insufficient"].IsTrue(), both));
+  // chessops' outcome: mate first, then insufficient material or stalemate
+  // is a draw.
+  const std::string expected_outcome = mate            ? (stm == kWhite ? "black" : "white")
+                                       : stale || both ? "draw"
+                                                       : "";
+  const std::string their_outcome = ops["outcome"].string;
+  if (their_outcome != expected_outcome)
+    c->chessops.Record("outcome", fen,
+                       "theirs '" + their_outcome + "', expected from ours '" + expected_outcome +
+                           "' (status " + status + ")");
+
+  // chess.js: mate, stalemate and move count exactly.
+  if (cjs["is_checkmate"].IsTrue() != mate)
+    c->chessjs.Record("checkmate", fen, verdict(cjs["is_checkmate"].IsTrue(), mate));
+  if (cjs["is_stalemate"].IsTrue() != stale)
+    c->chessjs.Record("stalemate", fen, verdict(cjs["is_stalemate"].IsTrue(), stale));
+  const int our_moves = int(MoveList(*pos).size());
+  if (int(cjs["moves"].number) != our_moves)
+    c->chessjs.Record("legal move count", fen,
+                      "theirs " + std::to_string(int(cjs["moves"].number)) + ", ours " +
+                          std::to_string(our_moves));
+  // Whole board: the same set of positions (see the comment on Divergence).
+  const bool cjs_insufficient = cjs["is_insufficient"].IsTrue();
+  if (cjs_insufficient != both)
+    c->chessjs.Record("insufficient (whole board)", fen, verdict(cjs_insufficient, both));
+  // Per side: every difference must be a documented class.
+  for (Color side : {kWhite, kBlack}) {
+    if (cjs_insufficient == no[side]) continue;
+    Divergence d = Classify(*pos, side, cjs_insufficient, no[side]);
+    ClassStats& stats = c->per_side[d];
+    ++stats.count;
+    ++stats.signatures[MaterialSignature(*pos) + (side == kWhite ? " (white)" : " (black)")];
+    if (stats.example.empty()) stats.example = fen + (side == kWhite ? "  [white]" : "  [black]");
+    if (d == Divergence::kUnexplained)
+      c->chessjs.Record("per-side: unexplained class", fen,
+                        std::string(side == kWhite ? "white" : "black") + ": " +
+                            verdict(cjs_insufficient, no[side]));
+  }
+}
+
+void PrintReport(const Comparison& c) {
   std::printf(
       "js_diff: %zu positions compared (%d checkmates, %d stalemates, %d dead by material, "
       "%d with exactly one side insufficient, %d sides with a mating line found)\n",
-      n, checkmates, stalemates, dead, one_side_no, mating_lines);
+      c.positions, c.checkmates, c.stalemates, c.dead, c.one_side_no, c.mating_lines);
   std::printf("chessops mismatches (must all be 0):\n");
-  for (const auto& [check, count] : chessops.counts())
+  for (const auto& [check, count] : c.chessops.counts())
     std::printf("  %-30s %6d\n", check.c_str(), count);
   std::printf("chess.js mismatches (must all be 0):\n");
-  for (const auto& [check, count] : chessjs.counts())
+  for (const auto& [check, count] : c.chessjs.counts())
     std::printf("  %-30s %6d\n", check.c_str(), count);
   std::printf("chess.js per-side differences by class (whole-board answer read per side):\n");
   for (Divergence d : {Divergence::kBareKing, Divergence::kKnightVsQueens,
                        Divergence::kOneColourBishops, Divergence::kUnexplained}) {
-    const ClassStats& stats = per_side[d];
+    auto it = c.per_side.find(d);
+    const ClassStats stats = it == c.per_side.end() ? ClassStats() : it->second;
     std::printf("  %-44s %6d", Name(d), stats.count);
     // The most frequent material signatures, for a feel of what the class
     // holds.
@@ -853,29 +767,191 @@ TEST(js_diff, RulesAgreeWithChessopsAndChessJs) {
     std::printf("\n");
     if (!stats.example.empty()) std::printf("      first: %s\n", stats.example.c_str());
   }
-  std::printf(
-      "js_diff: %d chessops mismatches, %d chess.js mismatches; generate %.1fs, run %.1fs, "
-      "compare %.1fs\n",
-      chessops.total(), chessjs.total(), seconds(started, generated), seconds(generated, ran),
-      seconds(ran, compared));
+}
 
-  EXPECT_EQ(chessops.total(), 0);
-  EXPECT_EQ(chessjs.total(), 0);
-  EXPECT_EQ(per_side[Divergence::kUnexplained].count, 0);
-  // The sample must actually reach what the test is about.
-  EXPECT_GE(checkmates, 500);
-  EXPECT_GE(stalemates, 100);
-  EXPECT_GE(dead, 1000);
-  EXPECT_GE(one_side_no, 1000);
+// Runs both programs on the positions of `set` (in a directory of its own,
+// kept only when the test fails) and compares them position by position:
+// chessops must agree on everything, chess.js on everything but its
+// whole-board insufficiency read per side, whose differences must all be
+// documented classes.
+void RunAndCompare(const std::string& node, const FenSet& set, const std::string& name,
+                   Comparison* c) {
+  const auto started = std::chrono::steady_clock::now();
+  const fs::path js_dir = fs::path(ARBITER_SOURCE_DIR) / "tests" / "js";
+  // A directory of our own: builds in build/, build-me/, ... and the other
+  // cases may run at the same time.
+  const std::string dir =
+      (fs::path(::testing::TempDir()) / ("js_diff_" + name + "_" + std::to_string(::getpid())))
+          .string();
+  fs::create_directories(dir);
+  const std::string fen_path = dir + "/fens.txt";
+  {
+    std::ofstream file(fen_path);
+    for (const std::string& fen : set.fens()) file << fen << '\n';
+    ASSERT_TRUE(file.good()) << "cannot write " << fen_path;
+  }
+
+  // ---- both programs
+  Command node_run(
+      Quote(node) + " " + Quote((js_dir / "reference.mjs").string()) + " < " + Quote(fen_path),
+      dir + "/reference.jsonl");
+  // A small mate-search budget and table: with the defaults (200,000
+  // positions and a 16 MB table per side) 75,000 positions take over half
+  // an hour, most of it spent clearing the table. The search cannot change
+  // what is compared here (mate, stalemate, "no" by material), and a small
+  // budget still finds many mating lines, which are checked against
+  // chessops' insufficiency.
+  Command arbiter_run(Quote(std::string(ARBITER_BINARY_DIR) + "/arbiter") + " analyze " +
+                          Quote(fen_path) + " --budget 1000 --table-mb 1",
+                      dir + "/arbiter.jsonl");
+  Output ours = arbiter_run.Finish();
+  Output theirs = node_run.Finish();
+  ASSERT_EQ(ours.exit_code, 0) << "arbiter analyze failed:\n" << ours.stderr_text;
+  ASSERT_EQ(theirs.exit_code, 0) << "node reference.mjs failed:\n" << theirs.stderr_text;
+  c->positions = set.fens().size();
+  ASSERT_EQ(ours.lines.size(), c->positions);
+  ASSERT_EQ(theirs.lines.size(), c->positions);
+  const auto ran = std::chrono::steady_clock::now();
+
+  // ---- comparison
+  for (const char* check :
+       {"checkmate", "stalemate", "insufficient (white)", "insufficient (black)",
+        "insufficient (both)", "outcome", "mate found where insufficient"})
+    c->chessops.Touch(check);
+  for (const char* check : {"checkmate", "stalemate", "legal move count",
+                            "insufficient (whole board)", "per-side: unexplained class"})
+    c->chessjs.Touch(check);
+  for (size_t i = 0; i < c->positions; ++i) {
+    Json a, r;
+    ASSERT_TRUE(JsonParser(ours.lines[i]).Parse(&a))
+        << "arbiter line " << i + 1 << ": " << ours.lines[i];
+    ASSERT_TRUE(JsonParser(theirs.lines[i]).Parse(&r))
+        << "reference line " << i + 1 << ": " << theirs.lines[i];
+    ComparePosition(set.fens()[i], ours.lines[i], a, theirs.lines[i], r, c);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  const auto compared = std::chrono::steady_clock::now();
+
+  // ---- report
+  auto seconds = [](auto from, auto to) {
+    return std::chrono::duration<double>(to - from).count();
+  };
+  PrintReport(*c);
+  std::printf("js_diff: %d chessops mismatches, %d chess.js mismatches; run %.1fs, compare %.1fs\n",
+              c->chessops.total(), c->chessjs.total(), seconds(started, ran),
+              seconds(ran, compared));
+  EXPECT_EQ(c->chessops.total(), 0);
+  EXPECT_EQ(c->chessjs.total(), 0);
+  EXPECT_EQ(c->per_side[Divergence::kUnexplained].count, 0);
 
   // The inputs and outputs (tens of MB) are only worth keeping to debug a
   // failure.
-  if (HasFailure()) {
+  if (::testing::Test::HasFailure()) {
     std::printf("js_diff: inputs and outputs kept in %s\n", dir.c_str());
   } else {
     std::error_code ec;
     fs::remove_all(dir, ec);
   }
+}
+
+// node and the two packages, or a skip saying what is missing.
+#define REQUIRE_REFERENCES(node)                                                                   \
+  const std::string node = testing::FindProgram("node");                                           \
+  if (node.empty()) {                                                                              \
+    std::printf("js_diff: SKIPPED: node not found on PATH (apt-get install nodejs npm)\n");        \
+    GTEST_SKIP() << "node not found on PATH (apt-get install nodejs npm)";                         \
+  }                                                                                                \
+  for (const char* package : {"chessops", "chess.js"}) {                                           \
+    const fs::path js_dir = fs::path(ARBITER_SOURCE_DIR) / "tests" / "js";                         \
+    if (!fs::exists(js_dir / "node_modules" / package / "package.json")) {                         \
+      std::printf("js_diff: SKIPPED: %s missing from %s/node_modules (run npm ci --prefix %s)\n",  \
+                  package, js_dir.c_str(), js_dir.c_str());                                        \
+      GTEST_SKIP() << package << " missing from tests/js/node_modules (npm ci --prefix tests/js)"; \
+    }                                                                                              \
+  }
+
+void PrintOrigins(const FenSet& set) {
+  for (const auto& [origin, n] : set.by_origin())
+    std::printf("  %-32s %6d positions\n", origin.c_str(), n);
+}
+
+// Test names start with "js_diff" in lower case so that the case-sensitive
+// `ctest -R js_diff` selects them. Each case compares the positions of one
+// origin, on a sample in the default tier and in full in the long one
+// (SampleSize; 75,286 positions together). Each also holds its sample to
+// reaching what the test is about: at full size, together at least 500
+// checkmates, 100 stalemates, 1,000 positions dead by material and 1,000
+// with exactly one side insufficient.
+
+// Seeded random play, biased towards few men, mates, stalemates and
+// under-promotions.
+TEST(js_diff, RandomPlayAgrees) {
+  REQUIRE_REFERENCES(node);
+  const int size = testing::SampleSize(5000, 25000, "positions of random play");
+  FenSet set;
+  std::mt19937_64 rng(testing::DiffSeed(20240917));
+  AddRandomPlay(rng, size, &set);
+  PrintOrigins(set);
+  ASSERT_GE(set.count(kRandomPlay), size * 4 / 5);
+  Comparison c;
+  RunAndCompare(node, set, "random_play", &c);
+  if (HasFatalFailure()) return;
+  // The sample must actually reach what the test is about (random play
+  // seldom mates: the mates and stalemates come from the games).
+  EXPECT_GE(c.dead, size / 50);
+  EXPECT_GE(c.one_side_no, size / 10);
+}
+
+// Positions built for each insufficient-material class and its neighbours,
+// and the hand-picked mates and stalemates.
+TEST(js_diff, ConstructedClassesAgree) {
+  REQUIRE_REFERENCES(node);
+  const int per_class = testing::SampleSize(100, 300, "constructed positions per class");
+  FenSet set;
+  std::mt19937_64 rng(testing::DiffSeed(20240918));
+  AddConstructed(rng, per_class, &set);
+  for (const char* fen : kHandPicked) {
+    absl::StatusOr<Position> pos = Position::FromFen(fen);
+    ASSERT_TRUE(pos.ok()) << fen << ": " << pos.status();
+    set.Add(pos->Fen(), kFixed);
+  }
+  PrintOrigins(set);
+  Comparison c;
+  RunAndCompare(node, set, "constructed", &c);
+  if (HasFatalFailure()) return;
+  const int classes = int(std::size(kClasses));
+  EXPECT_GE(c.dead, classes * per_class / 10);
+  EXPECT_GE(c.one_side_no, classes * per_class / 10);
+}
+
+// The final positions of the real games in $ARBITER_SHARED/games: what a
+// rules engine is mostly asked about.
+TEST(js_diff, RealGameFinalsAgree) {
+  REQUIRE_REFERENCES(node);
+  const std::string shared = testing::SharedDir();
+  if (shared.empty() || !fs::is_directory(fs::path(shared) / "games")) {
+    std::printf("js_diff: SKIPPED: no shared games directory ($ARBITER_SHARED/games)\n");
+    GTEST_SKIP() << "no shared games directory: set ARBITER_SHARED or put them in ../shared/games";
+  }
+  const int percent = testing::SampleSize(20, 100, "percent of the shared games' final positions");
+  FenSet all, set;
+  int games = 0, games_skipped = 0;
+  AddGameFinals(shared, &all, &games, &games_skipped);
+  if (HasFatalFailure()) return;
+  std::printf("  (%d games replayed, %d skipped: errors, other variants, Chess960 castling)\n",
+              games, games_skipped);
+  // Evenly spread: position i is taken when i * percent / 100 steps up.
+  for (size_t i = 0; i < all.fens().size(); ++i)
+    if ((i + 1) * percent / 100 > i * percent / 100) set.Add(all.fens()[i], kGameFinals);
+  PrintOrigins(set);
+  ASSERT_GE(set.count(kGameFinals), 100);
+  Comparison c;
+  RunAndCompare(node, set, "game_finals", &c);
+  if (HasFatalFailure()) return;
+  const int n = set.count(kGameFinals);
+  EXPECT_GE(c.checkmates, n / 10);
+  EXPECT_GE(c.stalemates, n / 250);
+  EXPECT_GE(c.one_side_no, n / 50);
 }
 
 }  // namespace

@@ -21,9 +21,10 @@ using testing::RandomWallFen;
 using testing::ShortestHelpmateByFen;
 
 TEST(ShortestReachableMate, AgreesWithDepthFirstAndFenSearchOnRandomWalls) {
+  const int size = testing::SampleSize(150, 300, "random positions behind pawn walls compared");
   std::mt19937 rng(20261125);
   int compared = 0, mates = 0, no_mates = 0, with_reference = 0;
-  for (int i = 0; i < 20000 && compared < 300; ++i) {
+  for (int i = 0; i < 20000 && compared < size; ++i) {
     absl::StatusOr<Position> pos = Position::FromFen(RandomWallFen(rng));
     if (!pos.ok()) continue;
     const Color side = rng() % 2 ? kWhite : kBlack;
@@ -58,10 +59,11 @@ TEST(ShortestReachableMate, AgreesWithDepthFirstAndFenSearchOnRandomWalls) {
   std::printf(
       "%d positions compared: %d with a mate (%d of them with the FEN search), %d without\n",
       compared, mates, with_reference, no_mates);
-  EXPECT_GE(compared, 300);
-  EXPECT_GT(mates, 30);
-  EXPECT_GT(with_reference, 30);
-  EXPECT_GT(no_mates, 30);
+  // Of the full 300: more than 30 of each kind.
+  EXPECT_GE(compared, size);
+  EXPECT_GT(mates, size / 10);
+  EXPECT_GT(with_reference, size / 10);
+  EXPECT_GT(no_mates, size / 10);
 }
 
 // The king march of tests/mate_ability_test.cc: the depth-first line

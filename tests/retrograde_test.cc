@@ -50,12 +50,13 @@ const char* const kSyzygy345[] = {
     "KRBvK", "KRNvK", "KRPvK", "KRRvK", "KRvKB", "KRvKN", "KRvKP", "KRvKR",
 };
 
-// One solver per test process: tables are shared between the checks of a
-// test and generated once.
-RetrogradeSolver& Solver() {
-  static RetrogradeSolver* solver = new RetrogradeSolver;
-  return *solver;
-}
+// The tables every test shares (tests/test_support.h): read from
+// $ARBITER_TABLES, where ctest's retrograde_tables_setup has generated them
+// once with this build (`arbiter tables build`), else generated in memory.
+// RetrogradeStore.RoundTripKeepsEveryEntryAndLine holds a table read back
+// to the one generated, and RetrogradeSolver.SharedTablesAreThisBuilds the
+// shared tables to a generation in this process.
+RetrogradeSolver& Solver() { return ::arbiter::testing::TestTables(); }
 
 std::shared_ptr<const RetrogradeTable> TableOf(const std::string& signature) {
   absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = Solver().Table(signature);
@@ -209,33 +210,41 @@ TEST(RetrogradeProbe, RejectsWhatIsNotInTheTable) {
 
 // ---- Syzygy ---------------------------------------------------------------
 
-// WDL on every stored position of every 3-4-man table: each is one class of
-// positions equal up to the board symmetries Syzygy folds too (and the
-// order of identical men), White holding the stronger side; both sides to
-// move, no e.p. right. DTZ on an evenly spread sample through
-// tb_probe_root (rule50 = 0), whose DTZ is probe_dtz of the root.
-void CompareEveryPosition() {
-  constexpr uint64_t kDtzSamplesPerTable = 4000;
+// WDL on the stored positions of every 3-4-man table, `percent` of them
+// evenly spread (100: every one): each is one class of positions equal up
+// to the board symmetries Syzygy folds too (and the order of identical
+// men), White holding the stronger side; both sides to move, no e.p.
+// right. DTZ on an evenly spread sample of about `dtz_samples_per_table`
+// per table through tb_probe_root (rule50 = 0), whose DTZ is probe_dtz of
+// the root.
+void CompareStoredPositions(int percent, uint64_t dtz_samples_per_table) {
   uint64_t compared = 0, wdl_mismatches = 0;
   uint64_t dtz_compared = 0, dtz_exact = 0, dtz_one_short = 0, dtz_mismatches = 0;
-  // Fathom stays on this thread; the next tables are generated meanwhile.
+  // Fathom stays on this thread; the next tables are loaded meanwhile.
   std::thread prefetch([] {
     for (const char* signature : kSyzygy345) (void)Solver().Table(signature);
   });
   for (const char* signature : kSyzygy345) {
     auto table = TableOf(signature);
     ASSERT_NE(table, nullptr);
-    const uint64_t stride = std::max<uint64_t>(1, table->positions() / kDtzSamplesPerTable);
-    uint64_t n = 0, bad = 0, d_n = 0, d_exact = 0, d_short = 0, d_bad = 0;
+    const uint64_t stride = std::max<uint64_t>(1, table->positions() / dtz_samples_per_table);
+    uint64_t n = 0, w_n = 0, bad = 0, d_n = 0, d_exact = 0, d_short = 0, d_bad = 0;
     table->ForEachPosition([&](const RetrogradeTable::Entry& e) {
+      // Position n is compared when n * percent / 100 steps up.
+      const bool wdl_sample = (n + 1) * percent / 100 > n * percent / 100;
+      const bool dtz_sample = n++ % stride == 0;
+      if (!wdl_sample && !dtz_sample) return;
       const FathomBoards b = BoardsOf(e);
-      const unsigned wdl = b.Wdl();
-      if (wdl == TB_RESULT_FAILED || int(wdl) - 2 != int(e.wdl)) {
-        if (bad++ < 5)
-          ADD_FAILURE() << signature << " " << FenOf(e) << ": ours " << WdlName(e.wdl)
-                        << ", Syzygy " << int(wdl) - 2;
+      if (wdl_sample) {
+        ++w_n;
+        const unsigned wdl = b.Wdl();
+        if (wdl == TB_RESULT_FAILED || int(wdl) - 2 != int(e.wdl)) {
+          if (bad++ < 5)
+            ADD_FAILURE() << signature << " " << FenOf(e) << ": ours " << WdlName(e.wdl)
+                          << ", Syzygy " << int(wdl) - 2;
+        }
       }
-      if (n++ % stride != 0) return;
+      if (!dtz_sample) return;
       ++d_n;
       const unsigned root = b.Root();
       bool ok;
@@ -265,11 +274,13 @@ void CompareEveryPosition() {
       if (!ok) ++d_bad;
     });
     std::printf(
-        "%-6s %9llu positions, WDL mismatches %llu; DTZ %llu sampled: %llu exact, %llu "
+        "%-6s %9llu positions, WDL on %llu: mismatches %llu; DTZ %llu sampled: %llu exact, %llu "
         "one ply short in Syzygy, %llu mismatches\n",
-        signature, (unsigned long long)n, (unsigned long long)bad, (unsigned long long)d_n,
-        (unsigned long long)d_exact, (unsigned long long)d_short, (unsigned long long)d_bad);
-    compared += n;
+        signature, (unsigned long long)n, (unsigned long long)w_n, (unsigned long long)bad,
+        (unsigned long long)d_n, (unsigned long long)d_exact, (unsigned long long)d_short,
+        (unsigned long long)d_bad);
+    EXPECT_GT(w_n, 0u) << signature;
+    compared += w_n;
     wdl_mismatches += bad;
     dtz_compared += d_n;
     dtz_exact += d_exact;
@@ -409,23 +420,28 @@ void CompareEnPassant() {
   EXPECT_GE(compared, 1000u);
 }
 
-// One test, hence one process, so that the tables are generated once for
-// the three comparisons (Fathom needs the Syzygy files; skipped without).
-TEST(RetrogradeSyzygy, AgreesWithSyzygy) {
+// The three comparisons with Syzygy through Fathom (skipped without the
+// Syzygy files). The default tier compares WDL on 6% of the stored
+// positions and DTZ on 500 per table, the long tier (CASE/long) WDL on
+// every one and DTZ on 4,000 per table.
+TEST(RetrogradeSyzygy, AgreesOnStoredPositions) {
   std::string why;
   if (!SyzygyReady(&why)) GTEST_SKIP() << why;
-  {
-    SCOPED_TRACE("every position");
-    CompareEveryPosition();
-  }
-  {
-    SCOPED_TRACE("orientations");
-    CompareOrientations();
-  }
-  {
-    SCOPED_TRACE("en passant");
-    CompareEnPassant();
-  }
+  CompareStoredPositions(
+      ::arbiter::testing::SampleSize(6, 100, "percent of the stored positions compared by WDL"),
+      ::arbiter::testing::SampleSize(500, 4000, "positions per table compared by DTZ"));
+}
+
+TEST(RetrogradeSyzygy, AgreesInRandomOrientations) {
+  std::string why;
+  if (!SyzygyReady(&why)) GTEST_SKIP() << why;
+  CompareOrientations();
+}
+
+TEST(RetrogradeSyzygy, AgreesAfterADoublePush) {
+  std::string why;
+  if (!SyzygyReady(&why)) GTEST_SKIP() << why;
+  CompareEnPassant();
 }
 
 // ---- consistency with the project's move generator -------------------------
@@ -662,14 +678,16 @@ TEST(RetrogradeMate, KnownFactsOnEveryPosition) {
   }
 }
 
-// Independent brute force on sampled positions. A "no" in a 3-man table
-// must survive the exhaustive exploration of every reachable position; a
-// "yes" must lead to a mate found by breadth-first search at exactly the
-// table's distance (3 men: always within the budget; 4 men: helpmates can
-// be long, so a small budget may run out, but the search must never exhaust
-// the reachable set first). Beyond the budget, the project's helpmate
-// search may find a line (never shorter than the distance); failing that,
-// the solver's own MatingLine is replayed move by move with MoveList.
+// Independent brute force on sampled positions (15 per 3-man table and 5
+// per 4-man table in the default tier, 40 and 10 in the long tier). A "no"
+// in a 3-man table must survive the exhaustive exploration of every
+// reachable position; a "yes" must lead to a mate found by breadth-first
+// search at exactly the table's distance (3 men: always within the budget;
+// 4 men: helpmates can be long, so a small budget may run out, but the
+// search must never exhaust the reachable set first). Beyond the budget,
+// the project's helpmate search may find a line (never shorter than the
+// distance); failing that, the solver's own MatingLine is replayed move by
+// move with MoveList.
 TEST(RetrogradeMate, BruteForceSearchAgrees) {
   for (const char* signature : {"KNvK", "KBvK"}) {
     auto table = TableOf(signature);
@@ -690,11 +708,16 @@ TEST(RetrogradeMate, BruteForceSearchAgrees) {
     int count;
     size_t budget;
   };
+  const int three_men =
+      ::arbiter::testing::SampleSize(15, 40, "positions per 3-man table searched by brute force");
+  const int four_men =
+      ::arbiter::testing::SampleSize(5, 10, "positions per 4-man table searched by brute force");
   uint64_t found = 0, exact = 0, by_helpmate_search = 0, by_mating_line = 0, inconclusive = 0;
   for (const Sample& sample :
-       {Sample{"KQvK", 40, 1000000}, Sample{"KRvK", 40, 1000000}, Sample{"KPvK", 40, 1000000},
-        Sample{"KNvKN", 10, 20000}, Sample{"KBvKN", 10, 20000}, Sample{"KBvKB", 10, 20000},
-        Sample{"KNNvK", 10, 20000}}) {
+       {Sample{"KQvK", three_men, 1000000}, Sample{"KRvK", three_men, 1000000},
+        Sample{"KPvK", three_men, 1000000}, Sample{"KNvKN", four_men, 20000},
+        Sample{"KBvKN", four_men, 20000}, Sample{"KBvKB", four_men, 20000},
+        Sample{"KNNvK", four_men, 20000}}) {
     auto table = TableOf(sample.signature);
     ASSERT_NE(table, nullptr);
     const bool three_men = std::string(sample.signature).size() == 4;
@@ -809,13 +832,13 @@ std::string WithoutEnPassant(const std::string& fen) {
 // Positions right after a double push that allows an e.p. capture (K+P v
 // K+P, the only 4-man material with one): the probe combines the stored
 // distance with the capture; it must match the moves, and the line replay.
-// Run by DistancesAndLinesInEveryTable, which has the tables anyway.
-void CheckDistancesWithEnPassant() {
+// Run by DistancesAndLinesInEveryTable on `want` such positions.
+void CheckDistancesWithEnPassant(uint64_t want) {
   auto table = TableOf("KPvKP");
   ASSERT_NE(table, nullptr);
   uint64_t checked = 0, lines = 0, shortened = 0;
   table->ForEachPosition([&](const RetrogradeTable::Entry& e) {
-    if (checked >= 3000) return;
+    if (checked >= want) return;
     Position pos = FromFen(FenOf(e));
     for (Move m : MoveList(pos)) {
       if (TypeOf(pos.piece_on(m.from())) != kPawn || std::abs(int(m.to()) - int(m.from())) != 16)
@@ -845,23 +868,28 @@ void CheckDistancesWithEnPassant() {
       "%llu positions with an e.p. right: distances follow from the moves, %llu lines "
       "replayed; the e.p. capture changes %llu distances\n",
       (unsigned long long)checked, (unsigned long long)lines, (unsigned long long)shortened);
-  EXPECT_GE(checked, 3000u);
+  EXPECT_GE(checked, want);
 }
 
 // Every table, both colours:
 //  - the largest distance over all positions, printed with a position;
-//  - a deterministic sample of a few thousand positions, each probed
-//    through Position in a random board symmetry and colour swap, whose
-//    distance must equal the stored one and follow from its legal moves
-//    (0 iff checkmated by that colour, else 1 + the least successor);
-//  - hundreds of mating lines per colour that can mate, the longest
+//  - a deterministic sample of a thousand positions (3,000 in the long
+//    tier), each probed through Position in a random board symmetry and
+//    colour swap, whose distance must equal the stored one and follow from
+//    its legal moves (0 iff checkmated by that colour, else 1 + the least
+//    successor);
+//  - fifty mating lines per colour that can mate (150 in the long tier;
+//    three times as many in tables with long helpmates), the longest
 //    positions of the table included, replayed with IsLegalMove/DoMove:
 //    each ends in checkmate by that colour after exactly the distance.
 //  - then CheckDistancesWithEnPassant.
 TEST(RetrogradeMate, DistancesAndLinesInEveryTable) {
-  constexpr uint64_t kConsistencySamples = 3000;
-  constexpr uint64_t kLineSamples = 150;  // per colour, plus the longest
-  constexpr uint64_t kLongest = 50;       // per colour: positions at the maximum
+  const uint64_t kConsistencySamples =
+      ::arbiter::testing::SampleSize(1000, 3000, "positions re-derived per table");
+  // Per colour, plus the longest.
+  const uint64_t kLineSamples =
+      ::arbiter::testing::SampleSize(50, 150, "mating lines per colour and table");
+  constexpr uint64_t kLongest = 50;  // per colour: positions at the maximum
   // Long helpmates: more lines.
   const std::set<std::string> long_tables = {"KBvKB", "KNNvK", "KNvKN", "KBvKN", "KRvKN", "KPvKP"};
   std::vector<std::string> signatures = {"KvK"};
@@ -903,8 +931,6 @@ TEST(RetrogradeMate, DistancesAndLinesInEveryTable) {
     uint64_t n = 0, checked = 0;
     table->ForEachPosition([&](const RetrogradeTable::Entry& stored) {
       const bool sample = n++ % stride == 0;
-      const int symmetry = pawns ? int(rng() & 1) : int(rng() & 7);
-      const bool swap = rng() & 1;
       std::array<bool, 2> want_line{};
       for (Color c : {kWhite, kBlack}) {
         if (stored.mate_distance[c] < 0) continue;
@@ -913,6 +939,8 @@ TEST(RetrogradeMate, DistancesAndLinesInEveryTable) {
         longest_lines[c] += longest;
       }
       if (!sample && !want_line[kWhite] && !want_line[kBlack]) return;
+      const int symmetry = pawns ? int(rng() & 1) : int(rng() & 7);
+      const bool swap = rng() & 1;
       const RetrogradeTable::Entry e = Transformed(stored, symmetry, swap);
       const Position pos = FromFen(FenOf(e));
       // Colour c of the stored entry is colour c' of `pos`.
@@ -955,10 +983,43 @@ TEST(RetrogradeMate, DistancesAndLinesInEveryTable) {
               (unsigned long long)total_checked, (unsigned long long)total_lines,
               (unsigned long long)total_line_plies);
   SCOPED_TRACE("en passant");
-  CheckDistancesWithEnPassant();
+  CheckDistancesWithEnPassant(
+      ::arbiter::testing::SampleSize(1000, 3000, "positions with an e.p. right"));
 }
 
 // ---- solver ----------------------------------------------------------------
+
+// The shared tables (Solver(): read from $ARBITER_TABLES when set) are this
+// build's: tables generated here, in memory, hold the same entries, in the
+// same order. Tables left by a build whose generator differed fail here
+// (delete the directory to regenerate them).
+TEST(RetrogradeSolver, SharedTablesAreThisBuilds) {
+  RetrogradeSolver fresh;
+  // Pawns and promotions (KPvK leads into KQvK, KRvK, KBvK, KNvK), and a
+  // table where both sides can mate.
+  for (const char* signature : {"KPvK", "KBvKN"}) {
+    absl::StatusOr<std::shared_ptr<const RetrogradeTable>> generated = fresh.Table(signature);
+    ASSERT_TRUE(generated.ok()) << signature << ": " << generated.status();
+    auto shared = TableOf(signature);
+    ASSERT_NE(shared, nullptr);
+    std::vector<RetrogradeTable::Entry> entries;
+    (*generated)->ForEachPosition([&](const RetrogradeTable::Entry& e) { entries.push_back(e); });
+    size_t i = 0, mismatches = 0;
+    shared->ForEachPosition([&](const RetrogradeTable::Entry& e) {
+      const bool same = i < entries.size() && e.square == entries[i].square &&
+                        e.side_to_move == entries[i].side_to_move && e.wdl == entries[i].wdl &&
+                        e.dtz == entries[i].dtz && e.mate_distance == entries[i].mate_distance &&
+                        e.can_mate == entries[i].can_mate;
+      if (!same && ++mismatches <= 5)
+        ADD_FAILURE() << signature << " " << FenOf(e) << " differs from this build's table";
+      ++i;
+    });
+    EXPECT_EQ(i, entries.size()) << signature;
+    EXPECT_EQ(mismatches, 0u) << signature;
+    EXPECT_GT(entries.size(), 0u) << signature;
+  }
+  EXPECT_EQ(fresh.tables_loaded(), 0u);
+}
 
 TEST(RetrogradeSolver, ConcurrentRequestsShareTables) {
   RetrogradeSolver solver;

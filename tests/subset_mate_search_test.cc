@@ -20,11 +20,8 @@ using testing::ExpectMatingLine;
 using testing::FromFen;
 
 // The tables these positions need (KBvKN, KBvKP, KBvKR, KNvKP and their
-// sub-tables) are generated once, in memory.
-tablebase::RetrogradeSolver& Solver() {
-  static tablebase::RetrogradeSolver* solver = new tablebase::RetrogradeSolver();
-  return *solver;
-}
+// sub-tables): the tests' shared ones (tests/test_support.h).
+tablebase::RetrogradeSolver& Solver() { return testing::TestTables(); }
 
 struct Case {
   const char* fen;

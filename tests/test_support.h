@@ -62,6 +62,29 @@ inline uint64_t DiffSeed(uint64_t fixed) {
   return seed;
 }
 
+// The test tiers (docs/testing.md): false in the default tier, true in the
+// long one, i.e. when $ARBITER_LONG_CHECKS is set to anything but "" or "0"
+// (scripts/long-checks.sh runs `ctest -L long`, whose CASE/long tests set
+// it). Tests that compare against a reference on a sample take its size
+// from SampleSize below, so that the default tier runs every check on a
+// sample and the long tier on the full one.
+inline bool LongChecks() {
+  const char* env = std::getenv("ARBITER_LONG_CHECKS");
+  return env && *env && std::string(env) != "0";
+}
+
+// The size of a sample: `quick` in the default tier, `full` in the long
+// one. Printed, so that a log says which size ran.
+inline int SampleSize(int quick, int full, const char* what) {
+  const int n = LongChecks() ? full : quick;
+  std::printf("sample: %d %s (%s)\n", n, what,
+              LongChecks() ? "full size: ARBITER_LONG_CHECKS is set"
+                           : ("the full " + std::to_string(full) +
+                              " run with ARBITER_LONG_CHECKS=1 in the long tier")
+                                 .c_str());
+  return n;
+}
+
 // The retrograde tables every test of a process shares, loaded from and
 // saved to $ARBITER_TABLES (scripts/test.sh points all tests at one
 // directory in the build tree, so each table is generated once per build),
@@ -176,6 +199,27 @@ inline Exhaustive ShortestHelpmateByFen(const Position& start, Color winner, siz
     frontier.swap(next);
   }
   return {std::nullopt, seen.size(), true};
+}
+
+// A composed position whose only mate is far away
+// (docs/research/only-mates.md): the FEN-keyed search above proves that
+// White's shortest mate is `plies` away, and the analysis must answer "yes"
+// with a line that mates: of exactly that length where it finds the
+// shortest (`analysis_finds_shortest`), else at least as long.
+inline void ExpectOnlyMateFound(const Position& pos, int plies, size_t max_states = 100000,
+                                MateSearchOptions options = WithTables(),
+                                bool analysis_finds_shortest = true) {
+  Exhaustive proof = ShortestHelpmateByFen(pos, kWhite, max_states);
+  ASSERT_TRUE(proof.complete) << proof.states << " positions";
+  ASSERT_EQ(proof.plies.value_or(-1), plies);
+  MateAbility m = AnalyzeMateAbility(pos, kWhite, options);
+  ASSERT_EQ(ToString(m.answer), std::string("yes"));
+  if (analysis_finds_shortest) {
+    EXPECT_EQ(m.line.size(), size_t(plies));
+  } else {
+    EXPECT_GE(m.line.size(), size_t(plies));
+  }
+  ExpectMatingLine(pos, kWhite, m.line);
 }
 
 // RandomWallFen (core/chess/random_placement.h) under the name the tests
