@@ -3,13 +3,13 @@
 # out to stay within about 12 minutes: checks that take minutes each. Runs,
 # after bringing the build up to date:
 #
-#  1. `ctest -L long`: the research certificates of tests/long/ (the composed
-#     positions whose only mate is 23, 25 and 31 moves away), and the
-#     full-size run of every comparison the default tier samples, each a
-#     ctest test CASE/long that runs CASE with ARBITER_LONG_CHECKS=1
-#     (Fathom's command line on 240 placements per Syzygy table, the
-#     retrograde tables against Syzygy on every stored position, CHA's whole
-#     test vector, chessops and chess.js on 75,286 positions, ...);
+#  1. `ctest -L long`: the research certificates of tests/long/ (the
+#     composed position whose only mate is 31 moves away), and the full-size
+#     run of every comparison the default tier samples, each a ctest test
+#     CASE/long that runs CASE with ARBITER_LONG_CHECKS=1 (Fathom's command
+#     line on 240 placements per Syzygy table, the retrograde tables against
+#     Syzygy on every stored position, CHA's whole test vector, chessops and
+#     chess.js on 75,286 positions, ...);
 #  2. the adversarial sweep: build/tools/mate_ability_sweep --family all,
 #     every "cannot mate" answer on random positions behind pawn walls
 #     (seven families, each breaking one precondition of the proofs) held
@@ -17,8 +17,8 @@
 #
 # Then prints a summary, each check with its result and time, and writes it
 # to BUILD_DIR/long-checks/summary.txt (the logs are beside it). The last
-# results are recorded in docs/benchmarks.md, "Long checks". About 20-30
-# minutes on 2 cores with the tables stored.
+# results, with their times, are in docs/benchmarks.md ("Long checks"):
+# minutes on 2 cores with the tables stored, most of it ctest's.
 #
 #   scripts/long-checks.sh
 #
@@ -50,6 +50,7 @@ export PATH="$PATH:/usr/games"
 export ARBITER_TABLES="${ARBITER_TABLES:-$PWD/$build/test-tables}"
 
 started=$(date +%s)
+started_at=$(date -u '+%Y-%m-%d %H:%M UTC')
 status=0
 
 # 1. The long ctest label (its fixture, retrograde_tables_setup, comes along).
@@ -72,7 +73,7 @@ sweep_seconds=$(($(date +%s) - sweep_started))
 # The summary: one line per ctest test ("name|result|seconds" from its
 # progress lines), then the sweep with its per-family counts.
 {
-  echo "long checks: $(date -u '+%Y-%m-%d %H:%M UTC'), commit" \
+  echo "long checks: started $started_at, commit" \
     "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)," \
     "$(nproc) cores, $jobs jobs"
   passed=0 failed=0 skipped=0

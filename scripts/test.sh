@@ -2,9 +2,9 @@
 # Runs everything CI checks: set-up, a warnings-as-errors build, the format
 # check, every test but the long tier (`ctest -LE long`: the unit,
 # integration and deploy labels, docs/testing.md) and a fuzz smoke run.
-# About 12 minutes from a fresh clone on 2 cores. The long tier (research
-# certificates, full-size samples, the adversarial sweep) is
-# scripts/long-checks.sh. Exits non-zero on any failure.
+# Meant to finish within 12 minutes from a fresh clone on 2 cores; what does
+# not fit (research certificates, full-size samples, the adversarial sweep)
+# is the long tier, scripts/long-checks.sh. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,5 +1,5 @@
 // Searches for legal positions whose shortest helpmate is long: the
-// labelled set of tests/mate_ability_test.cc needs a position whose only
+// tests (tests/mate_ability_test.cc, tests/long/) need positions whose only
 // mate is far away, and such positions are rare enough that composing them
 // by hand stalls near 20 moves. An evolutionary search over locked
 // positions: a population of positions, each scored by the exact length of
