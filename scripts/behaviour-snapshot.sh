@@ -29,7 +29,8 @@ run() {
   shift
   local code=0
   "$binary" "$@" >> "$to" || code=$?
-  echo "$* -> exit $code" >> "$out/exit-codes"
+  local words="$*"
+  echo "${words//$out/OUT} -> exit $code" >> "$out/exit-codes"
 }
 
 for file in examples/*.pgn "$shared"/games/*.pgn.zst; do
@@ -44,8 +45,12 @@ if [ -d "$shared/syzygy" ]; then
   run "$out/kasparov-syzygy.jsonl" verify "$shared/games/otb_kasparov_2128.pgn.zst" \
     --format jsonl --syzygy "$shared/syzygy" 2> /dev/null
 fi
-# The peer test vector: "FEN white|black" lines, each analysed for one side.
-run "$out/test_vector.jsonl" analyze "$shared/peers/d3chess_test_vector.txt"
+# The peer test vector (label, space, FEN), asked as CHA is asked: one
+# "FEN white" and one "FEN black" line per position.
+sides="$out/test_vector.input"
+grep -v '^#' "$shared/peers/d3chess_test_vector.txt" |
+  awk 'NF > 1 { $1 = ""; sub(/^ /, ""); print $0 " white"; print $0 " black" }' > "$sides"
+run "$out/test_vector.jsonl" analyze "$sides"
 # Single positions through --fen, as text and JSON.
 for fen in "4k3/8/8/p1p1p3/P1P1Pp1p/1B3P1P/8/4K3 b - e3 0 1" \
            "8/8/8/8/8/2k5/8/K1N5 w - - 0 1" \
