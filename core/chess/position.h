@@ -74,7 +74,6 @@ class Position {
   Square ep_square() const { return st().ep_square; }
   int halfmove_clock() const { return st().halfmove_clock; }
   int fullmove_number() const { return 1 + game_ply_ / 2; }
-  int game_ply() const { return game_ply_; }
   // Zobrist key. It includes the e.p. file only when an e.p. capture is
   // legal, which makes it the position identity of FIDE 9.2.3.
   uint64_t key() const { return st().key; }
