@@ -28,5 +28,6 @@ Command AddAnalyze(CLI::App& arbiter, ConnectionOptions* connection);
 Command AddVerify(CLI::App& arbiter, ConnectionOptions* connection);
 Command AddTables(CLI::App& arbiter);
 Command AddJob(CLI::App& arbiter, ConnectionOptions* connection);
+Command AddServe(CLI::App& arbiter);
 
 }  // namespace arbiter::cli

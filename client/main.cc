@@ -89,6 +89,13 @@ constexpr char kUsage[] =
     "        finished, games, file); cancel stops a running job (its verdicts\n"
     "        stay); delete removes an ended job and its upload.\n"
     "\n"
+    "  serve [--http ADDR] [--port-file FILE] [--tls-cert FILE --tls-key FILE]\n"
+    "        [--tokens FILE] [--jobs N] [--syzygy DIR]... [--tables DIR]\n"
+    "        Serve the HTTP/JSON API and the web page (docs/http.md) with the\n"
+    "        engine in this process, on 127.0.0.1:8080 unless --http says\n"
+    "        otherwise; open the printed address in a browser. Jobs live in\n"
+    "        memory and end with the process (a coordinator's --http keeps them).\n"
+    "\n"
     "  --rules chess|chess99   (analyze, verify, job submit) The rule system;\n"
     "                 default chess (the FIDE Laws). chess99: Chess 99 (9x9):\n"
     "                 analyze takes a FEN-9 position and moves in Chess 99\n"
@@ -168,7 +175,7 @@ int main(int argc, char** argv) {
   cli::AddConnectionOptions(app, &connection);
   const std::vector<cli::Command> commands = {
       cli::AddPerft(app),  cli::AddAnalyze(app, &connection), cli::AddVerify(app, &connection),
-      cli::AddTables(app), cli::AddJob(app, &connection),
+      cli::AddTables(app), cli::AddJob(app, &connection),     cli::AddServe(app),
   };
   // A word before any command names none, which deserves its own message.
   // (After the commands, which would inherit it.)

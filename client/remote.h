@@ -17,11 +17,6 @@
 #include "core/verdict/game_verdict.h"
 #include "core/verdict/position_analysis.h"
 
-namespace arbiter::v1 {
-class AnalyzeRequest;
-class Assessment;
-}  // namespace arbiter::v1
-
 namespace CLI {
 class App;
 }  // namespace CLI
@@ -124,8 +119,6 @@ class RemoteArbiter {
  private:
   struct Impl;
   explicit RemoteArbiter(std::unique_ptr<Impl> impl);
-  // One Analyze call, its errors as the embedded run words them.
-  absl::StatusOr<v1::Assessment> Ask(v1::AnalyzeRequest& request);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -37,76 +37,26 @@ absl::Status CheckReadable(std::initializer_list<std::pair<std::string, const ch
   return absl::OkStatus();
 }
 
-// The tokens of a --tokens file: one per line, '#' comments.
-absl::StatusOr<std::vector<std::string>> ReadTokens(const std::string& path) {
-  absl::StatusOr<std::string> text = ReadSmallFile(path, "--tokens");
-  if (!text.ok()) return text.status();
-  std::vector<std::string> tokens;
-  std::istringstream lines(*text);
-  for (std::string line; std::getline(lines, line);) {
-    absl::string_view t = absl::StripAsciiWhitespace(line);
-    if (!t.empty() && t[0] != '#') tokens.emplace_back(t);
-  }
-  if (tokens.empty())
-    return absl::InvalidArgumentError(absl::StrCat("--tokens ", path, ": no token"));
-  return tokens;
-}
-
-// Checks "authorization: Bearer <token>" on every call, against the tokens
-// file as it stands: re-read when its modification time changes (looked at
-// every kReloadSeconds at most). A file that becomes unreadable or empty
-// keeps the last tokens, and says so.
+// Checks "authorization: Bearer <token>" on every call against a TokenFile.
 class BearerTokenProcessor final : public grpc::AuthMetadataProcessor {
  public:
-  BearerTokenProcessor(std::string path, std::vector<std::string> tokens)
-      : path_(std::move(path)), tokens_(std::move(tokens)), modified_(ModifiedTime()) {}
+  explicit BearerTokenProcessor(std::shared_ptr<TokenFile> tokens) : tokens_(std::move(tokens)) {}
   bool IsBlocking() const override { return false; }
   grpc::Status Process(const InputMetadata& auth_metadata, grpc::AuthContext*,
                        OutputMetadata* consumed, OutputMetadata*) override {
-    const std::vector<std::string> tokens = Current();
     auto it = auth_metadata.find("authorization");
     if (it != auth_metadata.end()) {
       const std::string value(it->second.data(), it->second.size());
-      constexpr char kPrefix[] = "Bearer ";
-      if (value.rfind(kPrefix, 0) == 0 && TokenAccepted(value.substr(7), tokens)) {
+      if (tokens_->AcceptsAuthorization(value)) {
         consumed->insert(std::make_pair(std::string(it->first.data(), it->first.size()), value));
         return grpc::Status::OK;
       }
     }
-    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                        "a valid bearer token is required (authorization: Bearer <token>)");
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, std::string(kTokenRequired));
   }
 
  private:
-  std::filesystem::file_time_type ModifiedTime() const {
-    std::error_code ec;
-    return std::filesystem::last_write_time(path_, ec);
-  }
-  std::vector<std::string> Current() {
-    std::lock_guard<std::mutex> lock(mu_);
-    const auto now = std::chrono::steady_clock::now();
-    if (now - checked_ < std::chrono::seconds(kReloadSeconds)) return tokens_;
-    checked_ = now;
-    const auto modified = ModifiedTime();
-    if (modified == modified_) return tokens_;
-    modified_ = modified;
-    absl::StatusOr<std::vector<std::string>> tokens = ReadTokens(path_);
-    if (tokens.ok()) {
-      tokens_ = *std::move(tokens);
-      std::fprintf(stderr, "arbiter: --tokens %s read again: %zu tokens\n", path_.c_str(),
-                   tokens_.size());
-    } else {
-      std::fprintf(stderr, "arbiter: --tokens %s: %s; the previous tokens stay\n", path_.c_str(),
-                   std::string(tokens.status().message()).c_str());
-    }
-    return tokens_;
-  }
-
-  const std::string path_;
-  std::mutex mu_;
-  std::vector<std::string> tokens_;
-  std::filesystem::file_time_type modified_;
-  std::chrono::steady_clock::time_point checked_ = std::chrono::steady_clock::now();
+  const std::shared_ptr<TokenFile> tokens_;
 };
 
 }  // namespace
@@ -132,6 +82,68 @@ bool TokenAccepted(const std::string& token, const std::vector<std::string>& acc
     match |= diff == 0;
   }
   return match;
+}
+
+namespace {
+
+// The tokens of a --tokens file: one per line, '#' comments.
+absl::StatusOr<std::vector<std::string>> ReadTokens(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadSmallFile(path, "--tokens");
+  if (!text.ok()) return text.status();
+  std::vector<std::string> tokens;
+  std::istringstream lines(*text);
+  for (std::string line; std::getline(lines, line);) {
+    absl::string_view t = absl::StripAsciiWhitespace(line);
+    if (!t.empty() && t[0] != '#') tokens.emplace_back(t);
+  }
+  if (tokens.empty())
+    return absl::InvalidArgumentError(absl::StrCat("--tokens ", path, ": no token"));
+  return tokens;
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<TokenFile>> TokenFile::Open(const std::string& path) {
+  absl::StatusOr<std::vector<std::string>> tokens = ReadTokens(path);
+  if (!tokens.ok()) return tokens.status();
+  return std::shared_ptr<TokenFile>(new TokenFile(path, *std::move(tokens)));
+}
+
+TokenFile::TokenFile(std::string path, std::vector<std::string> tokens)
+    : path_(std::move(path)),
+      tokens_(std::move(tokens)),
+      modified_(ModifiedTime()),
+      checked_(std::chrono::steady_clock::now()) {}
+
+bool TokenFile::AcceptsAuthorization(std::string_view value) {
+  constexpr std::string_view kPrefix = "Bearer ";
+  if (!value.starts_with(kPrefix)) return false;
+  return TokenAccepted(std::string(value.substr(kPrefix.size())), Current());
+}
+
+std::filesystem::file_time_type TokenFile::ModifiedTime() const {
+  std::error_code ec;
+  return std::filesystem::last_write_time(path_, ec);
+}
+
+std::vector<std::string> TokenFile::Current() {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto now = std::chrono::steady_clock::now();
+  if (now - checked_ < std::chrono::seconds(kReloadSeconds)) return tokens_;
+  checked_ = now;
+  const auto modified = ModifiedTime();
+  if (modified == modified_) return tokens_;
+  modified_ = modified;
+  absl::StatusOr<std::vector<std::string>> tokens = ReadTokens(path_);
+  if (tokens.ok()) {
+    tokens_ = *std::move(tokens);
+    std::fprintf(stderr, "arbiter: --tokens %s read again: %zu tokens\n", path_.c_str(),
+                 tokens_.size());
+  } else {
+    std::fprintf(stderr, "arbiter: --tokens %s: %s; the previous tokens stay\n", path_.c_str(),
+                 std::string(tokens.status().message()).c_str());
+  }
+  return tokens_;
 }
 
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(
@@ -167,10 +179,9 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(
       grpc::experimental::TlsServerCredentials(options);
   if (!creds) return absl::InvalidArgumentError("--tls-cert/--tls-key: TLS credentials refused");
   if (!s.tokens_file.empty()) {
-    absl::StatusOr<std::vector<std::string>> tokens = ReadTokens(s.tokens_file);
+    absl::StatusOr<std::shared_ptr<TokenFile>> tokens = TokenFile::Open(s.tokens_file);
     if (!tokens.ok()) return tokens.status();
-    creds->SetAuthMetadataProcessor(
-        std::make_shared<BearerTokenProcessor>(s.tokens_file, *std::move(tokens)));
+    creds->SetAuthMetadataProcessor(std::make_shared<BearerTokenProcessor>(*std::move(tokens)));
   }
   return creds;
 }

@@ -9,8 +9,12 @@
 //    the `arbiter` client (to the coordinator).
 #pragma once
 
+#include <chrono>
+#include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -43,6 +47,34 @@ struct ChannelSecurity {
 
 absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> MakeChannelCredentials(
     const ChannelSecurity& s);
+
+// What a caller without an accepted token is told (gRPC and HTTP alike).
+inline constexpr std::string_view kTokenRequired =
+    "a valid bearer token is required (authorization: Bearer <token>)";
+
+// The bearer tokens of a --tokens file (one per line, '#' comments), as the
+// file stands: read again when its modification time changes (looked at
+// every few seconds at most), so that rotating tokens needs no restart. A
+// file that becomes unreadable or empty keeps the last tokens, and says so
+// on stderr. Both the gRPC port and the HTTP API check calls against one.
+class TokenFile {
+ public:
+  // NOT_FOUND for an unreadable file, INVALID_ARGUMENT for one without tokens.
+  static absl::StatusOr<std::shared_ptr<TokenFile>> Open(const std::string& path);
+  // Whether `authorization` (a header's value) is "Bearer <an accepted token>".
+  bool AcceptsAuthorization(std::string_view authorization);
+
+ private:
+  TokenFile(std::string path, std::vector<std::string> tokens);
+  std::filesystem::file_time_type ModifiedTime() const;
+  std::vector<std::string> Current();
+
+  const std::string path_;
+  std::mutex mu_;
+  std::vector<std::string> tokens_;
+  std::filesystem::file_time_type modified_;
+  std::chrono::steady_clock::time_point checked_;
+};
 
 // Whether `token` equals one of `accepted`, in time independent of where
 // the first difference lies (every candidate is compared in full).

@@ -21,18 +21,6 @@ namespace arbiter::serving {
 
 namespace {
 
-absl::Status WritePortFile(const std::string& port_file, int port) {
-  const std::string tmp = port_file + ".tmp";
-  {
-    std::ofstream f(tmp);
-    f << port << "\n";
-    if (!f) return absl::PermissionDeniedError(absl::StrCat("cannot write ", tmp));
-  }
-  if (std::rename(tmp.c_str(), port_file.c_str()) != 0)
-    return absl::PermissionDeniedError(absl::StrCat("cannot write ", port_file));
-  return absl::OkStatus();
-}
-
 constexpr int kMaxIdlePollers = 64;
 
 // The plain-text health port serves health alone. Reflection registers its
@@ -66,6 +54,18 @@ void SetHealth(grpc::Server* server, bool serving) {
 }
 
 }  // namespace
+
+absl::Status WritePortFile(const std::string& port_file, int port) {
+  const std::string tmp = port_file + ".tmp";
+  {
+    std::ofstream f(tmp);
+    f << port << "\n";
+    if (!f) return absl::PermissionDeniedError(absl::StrCat("cannot write ", tmp));
+  }
+  if (std::rename(tmp.c_str(), port_file.c_str()) != 0)
+    return absl::PermissionDeniedError(absl::StrCat("cannot write ", port_file));
+  return absl::OkStatus();
+}
 
 absl::StatusOr<Listening> Start(const std::string& address,
                                 std::shared_ptr<grpc::ServerCredentials> credentials,

@@ -42,6 +42,10 @@ absl::StatusOr<Listening> Start(const std::string& address,
                                 const std::string& health_address = "",
                                 int max_message_bytes = 64 << 20);
 
+// Writes `port` and a newline to `port_file` via a temporary file and a
+// rename, so that a reader never sees half a number.
+absl::Status WritePortFile(const std::string& port_file, int port);
+
 // Health status of the whole server ("" service) and of every service, on
 // both servers.
 void SetServing(Listening& listening, bool serving);

@@ -10,7 +10,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config ccache git openssl
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev libfathom-dev libzstd-dev zstd
-  prometheus-cpp-dev libsqlite3-dev libcli11-dev
+  prometheus-cpp-dev libsqlite3-dev libcli11-dev libcpp-httplib-dev
   clang clang-format libclang-rt-14-dev
   stockfish fathom pgn-extract python3-yaml
 )

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "common/serving.h"
+#include "core/util/text_encoding.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
@@ -489,9 +490,9 @@ void Dispatcher::Requeue(Batch& batch, size_t from, int failed_endpoint, const g
     }
     if (verdict.declared().empty()) verdict.set_declared(record.result_token());
     verdict.set_plies(record.move_lines_size());
-    verdict.set_error(absl::StrCat("no worker could rule on this game: ", kMaxGameFailures,
-                                   " calls broke off on it, the last with \"", why.error_message(),
-                                   "\""));
+    verdict.set_error(ReplaceInvalidUtf8(
+        absl::StrCat("no worker could rule on this game: ", kMaxGameFailures,
+                     " calls broke off on it, the last with \"", why.error_message(), "\"")));
     if (batch.seqs[from] >= run.delivered_ && !run.done_.count(batch.seqs[from]))
       run.done_.emplace(batch.seqs[from], std::move(verdict));
     run.changed_.notify_all();

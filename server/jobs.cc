@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "core/io/byte_source.h"
 #include "core/pgn/pgn_reader.h"
+#include "core/util/text_encoding.h"
 #include "google/protobuf/util/time_util.h"
 #include "proto/convert.h"
 #include "server/job_input.h"
@@ -250,7 +251,8 @@ void Jobs::Execute(std::shared_ptr<Job> job) {
   auto finish = [&](v1::Job::State state, const std::string& error) {
     std::lock_guard<std::mutex> lock(mu_);
     job->state.set_state(state);
-    job->state.set_error(error);
+    // Messages may quote file names and input: the field is UTF-8 text.
+    job->state.set_error(ReplaceInvalidUtf8(error));
     job->end = Clock::now();
     *job->state.mutable_finished() = Now();
     // A failed final commit leaves the job "running" in the store: the next

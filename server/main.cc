@@ -17,6 +17,8 @@
 #include "common/security.h"
 #include "common/serving.h"
 #include "grpcpp/server.h"
+#include "http/grpc_backend.h"
+#include "http/http_server.h"
 #include "server/arbiter_service.h"
 #include "server/dispatcher.h"
 #include "server/jobs.h"
@@ -63,7 +65,8 @@ struct CoordinatorOptions {
   arbiter::coordinator::JobsOptions jobs;
   arbiter::coordinator::RequestLimits limits;
   std::optional<std::string> job_dir;  // default: DefaultJobDir()
-  std::string listen = "0.0.0.0:50051", metrics, port_file, health;
+  std::string listen = "0.0.0.0:50051", metrics, port_file, health, http;
+  int64_t max_verify_mb = 256;
   int64_t max_message_mb = 16;
   std::string tls_cert, tls_key, tokens, worker_ca, worker_cert, worker_key;
 };
@@ -124,8 +127,18 @@ void AddOptions(CLI::App& app, CoordinatorOptions* o) {
       [o](int64_t ms) { o->dispatcher.batch_deadline = std::chrono::milliseconds(ms); }, "MS",
       "Lease of a batch on a worker")
       ->default_str(std::to_string(o->dispatcher.batch_deadline.count()));
+  AddValue(app, "--http", &o->http, "ADDR",
+           "Also serve the HTTP/JSON API and the web page on ADDR (docs/http.md),\n"
+           "with the same TLS, tokens and limits as the gRPC port");
+  AddInteger(
+      app, "--max-verify-mb", 1, 1 << 20, "--max-verify-mb must be >= 1",
+      [o](int64_t mb) { o->max_verify_mb = mb; }, "M",
+      "Largest HTTP POST /v1/verify body (held in memory while ruled; jobs\n"
+      "stream and are bounded by --max-upload-mb)")
+      ->default_str(std::to_string(o->max_verify_mb));
   AddValue(app, "--port-file", &o->port_file, "FILE",
-           "Write the bound gRPC port to FILE (and the health port to FILE.health)");
+           "Write the bound gRPC port to FILE (the health port to FILE.health,\n"
+           "the HTTP port to FILE.http)");
   AddValue(app, "--health", &o->health, "ADDR",
            "Also serve grpc.health.v1 alone, in plain text, on ADDR");
   AddValue(app, "--tls-cert", &o->tls_cert, "FILE", "Serve TLS to clients (with --tls-key)");
@@ -187,6 +200,38 @@ ExitCode Serve(CoordinatorOptions& o) {
   // Serving as soon as it listens: work waits in its queue until workers
   // come, and readiness must not flap whenever one worker restarts.
   arbiter::serving::SetServing(*listening, true);
+
+  // The HTTP API calls this server's own service in process: one
+  // implementation, the same answers and limits. Tokens are checked by the
+  // HTTP side (in-process calls carry no transport credentials).
+  std::unique_ptr<arbiter::http::GrpcBackend> http_backend;
+  std::unique_ptr<arbiter::http::HttpServer> http_server;
+  if (!o.http.empty()) {
+    grpc::ChannelArguments channel_args;
+    channel_args.SetMaxReceiveMessageSize(64 << 20);
+    channel_args.SetMaxSendMessageSize(int(o.max_message_mb) << 20);
+    http_backend = std::make_unique<arbiter::http::GrpcBackend>(
+        listening->server->InProcessChannel(channel_args), [] { return true; });
+    arbiter::http::HttpOptions http;
+    http.address = o.http;
+    http.cert_file = o.tls_cert;
+    http.key_file = o.tls_key;
+    if (!o.tokens.empty()) {
+      absl::StatusOr<std::shared_ptr<arbiter::serving::TokenFile>> tokens =
+          arbiter::serving::TokenFile::Open(o.tokens);
+      if (!tokens.ok()) return Fail(tokens.status());
+      http.tokens = *tokens;
+    }
+    http.max_verify_bytes = o.max_verify_mb << 20;
+    http.max_job_bytes = job_options.max_upload_bytes;
+    http.metrics = registry;
+    if (!o.port_file.empty()) http.port_file = o.port_file + ".http";
+    absl::StatusOr<std::unique_ptr<arbiter::http::HttpServer>> started =
+        arbiter::http::HttpServer::Start(http, *http_backend);
+    if (!started.ok()) return Fail(started.status());
+    http_server = *std::move(started);
+    std::fprintf(stderr, "arbiter-coordinator: HTTP API on port %d\n", http_server->port());
+  }
   std::fprintf(stderr, "arbiter-coordinator: serving on port %d, workers %s, jobs in %s\n",
                listening->port, options.workers.c_str(), job_options.dir.c_str());
 
@@ -198,6 +243,7 @@ ExitCode Serve(CoordinatorOptions& o) {
     // server waits for the handlers.
     (*jobs)->Stop();
     dispatcher.Stop();
+    if (http_server) http_server->Stop();
     listening->Shutdown();
   });
   listening->server->Wait();

@@ -6,9 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/build_info.h"
 #include "common/serving.h"
-#include "core/verdict/chess99_analysis.h"
 #include "core/verdict/game_verdict.h"
-#include "core/verdict/position_analysis.h"
 #include "proto/convert.h"
 
 namespace arbiter::worker {
@@ -22,8 +20,8 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-grpc::Status Invalid(const absl::Status& s) {
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, std::string(s.message()));
+grpc::Status ToGrpc(const absl::Status& s) {
+  return grpc::Status(grpc::StatusCode(int(s.code())), std::string(s.message()));
 }
 
 }  // namespace
@@ -67,9 +65,7 @@ WorkerService::WorkerService(int threads, int max_table_mb,
                              std::shared_ptr<const SyzygyTablebase> tables,
                              tablebase::RetrogradeSolver* retrograde, prometheus::Registry& metrics)
     : threads_(threads),
-      max_table_mb_(max_table_mb),
-      tables_(std::move(tables)),
-      retrograde_(retrograde),
+      engine_(std::move(tables), retrograde, max_table_mb, "worker"),
       verdicts_(prometheus::BuildCounter()
                     .Name("arbiter_worker_verdicts_total")
                     .Help("Game verdicts produced")
@@ -108,19 +104,8 @@ WorkerService::WorkerService(int threads, int max_table_mb,
 
 grpc::Status WorkerService::Prepare(const v1::SearchOptions& request,
                                     MateSearchOptions* options) const {
-  absl::StatusOr<MateSearchOptions> o = wire::FromProto(request);
-  if (!o.ok()) return Invalid(o.status());
-  if (o->table_bytes > (size_t(max_table_mb_) << 20))
-    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                        absl::StrCat("table_mb ", o->table_bytes >> 20, " exceeds this worker's ",
-                                     max_table_mb_, " (--max-table-mb)"));
-  if (request.tablebase()) {
-    if (!tables_)
-      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
-                          "tablebase requested but this worker has no Syzygy tables (--syzygy)");
-    o->syzygy = tables_.get();  // a tablebase win proves "can mate", as embedded
-  }
-  o->retrograde = retrograde_;
+  absl::StatusOr<MateSearchOptions> o = engine_.Prepare(request);
+  if (!o.ok()) return ToGrpc(o.status());
   *options = *o;
   return grpc::Status::OK;
 }
@@ -128,8 +113,8 @@ grpc::Status WorkerService::Prepare(const v1::SearchOptions& request,
 grpc::Status WorkerService::Info(grpc::ServerContext*, const v1::InfoRequest*,
                                  v1::WorkerInfo* out) {
   out->set_threads(threads_);
-  out->set_syzygy_files(tables_ ? tables_->wdl_files() : 0);
-  out->set_syzygy_pieces(tables_ ? tables_->largest() : 0);
+  out->set_syzygy_files(engine_.tables() ? engine_.tables()->wdl_files() : 0);
+  out->set_syzygy_pieces(engine_.tables() ? engine_.tables()->largest() : 0);
   out->set_version(BuildVersion());
   return grpc::Status::OK;
 }
@@ -141,21 +126,9 @@ grpc::Status WorkerService::Analyze(grpc::ServerContext*, const v1::AnalyzeReque
     return failures_.Increment(), s;
   Slot slot(*this);
   const auto start = Clock::now();
-  if (request->options().rules() == v1::RULESET_CHESS99) {
-    absl::StatusOr<Chess99Report> r =
-        AnalyzeChess99Position(request->fen(), {request->moves().begin(), request->moves().end()},
-                               int64_t(options.node_budget));
-    if (!r.ok()) return failures_.Increment(), Invalid(r.status());
-    *out = wire::ToProto(*r);
-    analysis_seconds_.Observe(SecondsSince(start));
-    analyses_.Increment();
-    return grpc::Status::OK;
-  }
-  absl::StatusOr<PositionAnalysis> a = AnalyzePosition(
-      request->fen(), request->chess960(), {request->moves().begin(), request->moves().end()},
-      options, options.syzygy, wire::SideFromProto(request->side()));
-  if (!a.ok()) return failures_.Increment(), Invalid(a.status());
-  *out = wire::ToProto(*a);
+  absl::StatusOr<v1::Assessment> a = engine_.Analyze(*request, options);
+  if (!a.ok()) return failures_.Increment(), ToGrpc(a.status());
+  *out = *std::move(a);
   analysis_seconds_.Observe(SecondsSince(start));
   analyses_.Increment();
   return grpc::Status::OK;

@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "arbiter/v1/worker.grpc.pb.h"
+#include "common/local_engine.h"
 #include "core/mate/mate_ability.h"
 #include "core/tablebase/syzygy.h"
 #include "prometheus/counter.h"
@@ -50,9 +51,7 @@ class WorkerService final : public v1::Worker::Service {
   grpc::Status Prepare(const v1::SearchOptions& request, MateSearchOptions* options) const;
 
   const int threads_;
-  const int max_table_mb_;
-  const std::shared_ptr<const SyzygyTablebase> tables_;
-  tablebase::RetrogradeSolver* const retrograde_;
+  const LocalEngine engine_;
   std::mutex mu_;
   std::condition_variable slot_free_;
   int busy_ = 0;

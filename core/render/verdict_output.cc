@@ -76,67 +76,58 @@ std::string TextLine(const GameVerdict& v) {
 
 }  // namespace
 
-struct VerdictPrinter::Summary {
-  int64_t games = 0, errors = 0, agree = 0, disagree = 0, uncertain = 0;
-  // Counted, and printed, only when tables were given.
-  bool tablebases = false;
-  int64_t tablebase_covered = 0, tablebase_contradictions = 0;
-  std::map<std::string, int64_t> by_rule;
-  std::map<std::string, int64_t> disagreements;  // "declared -> ruling by rule"
-
-  void Add(const GameVerdict& v) {
-    ++games;
-    if (v.tablebase && v.tablebase->probe.root) ++tablebase_covered;
-    if (v.tablebase && v.tablebase->contradiction.value_or(false)) ++tablebase_contradictions;
-    if (!v.ruling) {
-      ++errors;
-      return;
-    }
-    ++by_rule[ToString(v.ruling->rule)];
-    if (!v.ruling->certain) ++uncertain;
-    if (v.ruling->agrees) {
-      ++agree;
-    } else {
-      ++disagree;
-      ++disagreements[absl::StrCat(v.declared, " -> ", ToString(v.ruling->ruling), " by ",
-                                   ToString(v.ruling->rule))];
-    }
+void VerdictSummary::Add(const GameVerdict& v) {
+  ++games;
+  if (v.tablebase && v.tablebase->probe.root) ++tablebase_covered;
+  if (v.tablebase && v.tablebase->contradiction.value_or(false)) ++tablebase_contradictions;
+  if (!v.ruling) {
+    ++errors;
+    return;
   }
+  ++by_rule[ToString(v.ruling->rule)];
+  if (!v.ruling->certain) ++uncertain;
+  if (v.ruling->agrees) {
+    ++agree;
+  } else {
+    ++disagree;
+    ++disagreements[absl::StrCat(v.declared, " -> ", ToString(v.ruling->ruling), " by ",
+                                 ToString(v.ruling->rule))];
+  }
+}
 
-  std::string Json(double seconds) const {
-    auto map_json = [](const std::map<std::string, int64_t>& m) {
-      json::Object o;
-      for (const auto& [k, n] : m) o.Add(k, n);
-      return o.Close();
-    };
+std::string VerdictSummary::Json(double seconds) const {
+  auto map_json = [](const std::map<std::string, int64_t>& m) {
     json::Object o;
-    o.Add("games", games).Add("errors", errors).Add("agree", agree).Add("disagree", disagree);
-    o.Add("uncertain", uncertain).AddRaw("by_rule", map_json(by_rule));
-    o.AddRaw("disagreements", map_json(disagreements));
-    if (tablebases) {
-      o.Add("tablebase_covered", tablebase_covered);
-      o.Add("tablebase_contradictions", tablebase_contradictions);
-    }
-    o.AddRaw("seconds", absl::StrCat(seconds));
-    return json::Object().AddRaw("summary", o.Close()).Close() + "\n";
+    for (const auto& [k, n] : m) o.Add(k, n);
+    return o.Close();
+  };
+  json::Object o;
+  o.Add("games", games).Add("errors", errors).Add("agree", agree).Add("disagree", disagree);
+  o.Add("uncertain", uncertain).AddRaw("by_rule", map_json(by_rule));
+  o.AddRaw("disagreements", map_json(disagreements));
+  if (tablebases) {
+    o.Add("tablebase_covered", tablebase_covered);
+    o.Add("tablebase_contradictions", tablebase_contradictions);
   }
+  o.AddRaw("seconds", absl::StrCat(seconds));
+  return json::Object().AddRaw("summary", o.Close()).Close() + "\n";
+}
 
-  std::string Text(double seconds) const {
-    std::string out = absl::StrCat("\nGames: ", games, "  errors: ", errors, "  agree: ", agree,
-                                   "  disagree: ", disagree, "  (rulings resting on an unknown",
-                                   " mate ability: ", uncertain, ")\n");
-    absl::StrAppend(&out, "By rule:\n");
-    for (const auto& [rule, n] : by_rule) absl::StrAppend(&out, "  ", rule, ": ", n, "\n");
-    if (!disagreements.empty()) absl::StrAppend(&out, "Disagreements (declared -> ruling):\n");
-    for (const auto& [kind, n] : disagreements) absl::StrAppend(&out, "  ", kind, ": ", n, "\n");
-    if (tablebases)
-      absl::StrAppend(&out, "Tablebase: ", tablebase_covered, " final positions covered, ",
-                      tablebase_contradictions, " contradictions\n");
-    absl::StrAppend(&out, "Time: ", seconds, " s (", seconds > 0 ? int64_t(games / seconds) : 0,
-                    " games/s)\n");
-    return out;
-  }
-};
+std::string VerdictSummary::Text(double seconds) const {
+  std::string out = absl::StrCat("\nGames: ", games, "  errors: ", errors, "  agree: ", agree,
+                                 "  disagree: ", disagree, "  (rulings resting on an unknown",
+                                 " mate ability: ", uncertain, ")\n");
+  absl::StrAppend(&out, "By rule:\n");
+  for (const auto& [rule, n] : by_rule) absl::StrAppend(&out, "  ", rule, ": ", n, "\n");
+  if (!disagreements.empty()) absl::StrAppend(&out, "Disagreements (declared -> ruling):\n");
+  for (const auto& [kind, n] : disagreements) absl::StrAppend(&out, "  ", kind, ": ", n, "\n");
+  if (tablebases)
+    absl::StrAppend(&out, "Tablebase: ", tablebase_covered, " final positions covered, ",
+                    tablebase_contradictions, " contradictions\n");
+  absl::StrAppend(&out, "Time: ", seconds, " s (", seconds > 0 ? int64_t(games / seconds) : 0,
+                  " games/s)\n");
+  return out;
+}
 
 absl::StatusOr<VerdictFormat> ParseVerdictFormat(const std::string& name) {
   if (name == "text") return VerdictFormat::kText;
@@ -147,7 +138,7 @@ absl::StatusOr<VerdictFormat> ParseVerdictFormat(const std::string& name) {
 }
 
 VerdictPrinter::VerdictPrinter(VerdictFormat format, bool tablebase, FILE* out)
-    : format_(format), out_(out), summary_(std::make_shared<Summary>()) {
+    : format_(format), out_(out), summary_(std::make_shared<VerdictSummary>()) {
   summary_->tablebases = tablebase;
   if (format == VerdictFormat::kCsv)
     std::fputs(absl::StrCat(kCsvHeader, tablebase ? kCsvTablebaseHeader : "", "\n").c_str(), out);

@@ -4,7 +4,9 @@
 // job) prints the same bytes.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -17,6 +19,22 @@ enum class VerdictFormat { kText, kJsonl, kCsv };
 
 // "text", "jsonl" (or "json"), "csv"; INVALID_ARGUMENT otherwise.
 absl::StatusOr<VerdictFormat> ParseVerdictFormat(const std::string& name);
+
+// What a run's summary counts: the last record of `verify`, of a job's
+// results and of the HTTP API's verify.
+struct VerdictSummary {
+  int64_t games = 0, errors = 0, agree = 0, disagree = 0, uncertain = 0;
+  // Counted, and printed, only when tables were given.
+  bool tablebases = false;
+  int64_t tablebase_covered = 0, tablebase_contradictions = 0;
+  std::map<std::string, int64_t> by_rule;
+  std::map<std::string, int64_t> disagreements;  // "declared -> ruling by rule"
+
+  void Add(const GameVerdict& v);
+  // {"summary": {...}} and a newline: the last line of JSON lines.
+  std::string Json(double seconds) const;
+  std::string Text(double seconds) const;
+};
 
 class VerdictPrinter {
  public:
@@ -32,10 +50,9 @@ class VerdictPrinter {
   int64_t games() const;
 
  private:
-  struct Summary;
   const VerdictFormat format_;
   FILE* const out_;
-  std::shared_ptr<Summary> summary_;
+  std::shared_ptr<VerdictSummary> summary_;
 };
 
 }  // namespace arbiter::cli

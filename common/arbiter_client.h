@@ -1,0 +1,75 @@
+// A client of arbiter.v1.Arbiter in the API's own messages: the `arbiter`
+// command line's --coordinator mode converts what it returns to core's
+// types, and the coordinator's HTTP API serves it as JSON. Errors name the
+// coordinator ("coordinator HOST:PORT: ..."), except INVALID_ARGUMENT for
+// Analyze, which is worded as the embedded run words it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/arbiter.grpc.pb.h"
+#include "core/pgn/pgn_reader.h"
+
+namespace arbiter {
+
+class ArbiterClient {
+ public:
+  // `name` is how errors name the server (its address).
+  ArbiterClient(std::shared_ptr<grpc::Channel> channel, std::string name);
+
+  // Every call carries "authorization: <value>" when set (the HTTP API
+  // passes its caller's header on).
+  struct Call {
+    std::string authorization;
+  };
+
+  absl::StatusOr<v1::Assessment> Analyze(const v1::AnalyzeRequest& request, const Call& call = {});
+
+  // Sends every game `next` yields over one VerifyGames stream,
+  // `games_per_message` to a message, and calls `deliver` with the verdicts
+  // in input order; `deliver` returning false cancels the call. DATA_LOSS
+  // when the verdicts do not match the games sent one for one.
+  absl::Status Verify(const std::function<bool(RawGame*)>& next, const v1::SearchOptions& options,
+                      int games_per_message,
+                      const std::function<bool(const v1::GameVerdict&)>& deliver,
+                      const Call& call = {});
+
+  // UploadJob with the bytes `read` returns, in order, until it returns an
+  // empty string; `read` failing cancels the upload with its status.
+  absl::StatusOr<v1::Job> UploadJob(const std::string& name, const v1::SearchOptions& options,
+                                    const std::function<absl::StatusOr<std::string>()>& read,
+                                    const Call& call = {});
+  absl::StatusOr<v1::Job> SubmitJob(const v1::SubmitJobRequest& request, const Call& call = {});
+  absl::StatusOr<v1::Job> GetJob(const std::string& id, const Call& call = {});
+  absl::StatusOr<std::vector<v1::Job>> ListJobs(int limit, const Call& call = {});
+  absl::StatusOr<v1::Job> CancelJob(const std::string& id, const Call& call = {});
+  absl::Status DeleteJob(const std::string& id, const Call& call = {});
+  // `update` with the job's state now and at every change until it ends;
+  // returns the last state.
+  absl::StatusOr<v1::Job> WatchJob(const std::string& id,
+                                   const std::function<void(const v1::Job&)>& update,
+                                   const Call& call = {});
+  // The job's verdicts from `first_game` on; `deliver` returning false
+  // cancels the call.
+  absl::Status JobResults(const std::string& id, int64_t first_game,
+                          const std::function<bool(const v1::GameVerdict&)>& deliver,
+                          const Call& call = {});
+
+  const std::string& name() const { return name_; }
+
+ private:
+  void Prepare(grpc::ClientContext& ctx, const Call& call) const;
+  absl::Status Error(const grpc::Status& s) const;
+
+  const std::unique_ptr<v1::Arbiter::Stub> stub_;
+  const std::string name_;
+};
+
+}  // namespace arbiter

@@ -1,0 +1,113 @@
+#include "http/grpc_backend.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "absl/strings/match.h"
+
+namespace arbiter::http {
+namespace {
+
+// Games per VerifyGames message: the whole body is at hand.
+constexpr int kGamesPerMessage = 64;
+
+// Strips the "coordinator NAME: " prefix ArbiterClient adds: over HTTP the
+// coordinator is the server the caller is talking to.
+absl::Status Local(const absl::Status& s, const std::string& name) {
+  const std::string prefix = "coordinator " + name + ": ";
+  if (s.ok() || !absl::StartsWith(s.message(), prefix)) return s;
+  return absl::Status(s.code(), s.message().substr(prefix.size()));
+}
+template <typename T>
+absl::StatusOr<T> Local(absl::StatusOr<T> v, const std::string& name) {
+  if (v.ok()) return v;
+  return Local(v.status(), name);
+}
+
+}  // namespace
+
+GrpcBackend::GrpcBackend(std::shared_ptr<grpc::Channel> channel, std::function<bool()> serving)
+    : client_(std::move(channel), "in-process"), serving_(std::move(serving)) {}
+
+absl::StatusOr<v1::Assessment> GrpcBackend::Analyze(const v1::AnalyzeRequest& request) {
+  return Local(client_.Analyze(request), client_.name());
+}
+
+absl::Status GrpcBackend::Verify(const v1::SearchOptions& options,
+                                 const std::function<bool(RawGame*)>& next,
+                                 const VerdictSink& deliver) {
+  return Local(client_.Verify(next, options, kGamesPerMessage, deliver), client_.name());
+}
+
+absl::StatusOr<v1::Job> GrpcBackend::SubmitJob(const std::string& name,
+                                               const v1::SearchOptions& options,
+                                               const BodyReader& body) {
+  // The HTTP server pushes the body (on this thread, which owns the
+  // connection) and the upload pulls it (on its own): a small hand-over
+  // queue between the two. An upload that ends early (refused) stops the
+  // pushing.
+  std::mutex mu;
+  std::condition_variable changed;
+  std::deque<std::string> pieces;
+  bool ended = false, read_ok = true, upload_over = false;
+  constexpr size_t kMaxPieces = 16;
+  absl::StatusOr<v1::Job> job;
+  std::thread uploader([&] {
+    job = client_.UploadJob(name, options, [&]() -> absl::StatusOr<std::string> {
+      std::unique_lock<std::mutex> lock(mu);
+      changed.wait(lock, [&] { return ended || !pieces.empty(); });
+      if (!pieces.empty()) {
+        std::string piece = std::move(pieces.front());
+        pieces.pop_front();
+        changed.notify_all();
+        return piece;
+      }
+      if (!read_ok) return absl::DataLossError("the request body could not be read in full");
+      return std::string();
+    });
+    std::lock_guard<std::mutex> lock(mu);
+    upload_over = true;
+    changed.notify_all();
+  });
+  const bool ok = body([&](std::string_view piece) {
+    std::unique_lock<std::mutex> lock(mu);
+    changed.wait(lock, [&] { return upload_over || pieces.size() < kMaxPieces; });
+    if (upload_over) return false;
+    pieces.emplace_back(piece);
+    changed.notify_all();
+    return true;
+  });
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    ended = true;
+    read_ok = ok || upload_over;
+    changed.notify_all();
+  }
+  uploader.join();
+  return Local(std::move(job), client_.name());
+}
+
+absl::StatusOr<v1::Job> GrpcBackend::GetJob(const std::string& id) {
+  return Local(client_.GetJob(id), client_.name());
+}
+
+absl::StatusOr<std::vector<v1::Job>> GrpcBackend::ListJobs(int limit) {
+  return Local(client_.ListJobs(limit), client_.name());
+}
+
+absl::StatusOr<v1::Job> GrpcBackend::CancelJob(const std::string& id) {
+  return Local(client_.CancelJob(id), client_.name());
+}
+
+absl::Status GrpcBackend::DeleteJob(const std::string& id) {
+  return Local(client_.DeleteJob(id), client_.name());
+}
+
+absl::Status GrpcBackend::JobResults(const std::string& id, int64_t first_game,
+                                     const VerdictSink& deliver) {
+  return Local(client_.JobResults(id, first_game, deliver), client_.name());
+}
+
+}  // namespace arbiter::http

@@ -1,0 +1,529 @@
+#include "http/http_server.h"
+
+#include <httplib.h>
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "common/serving.h"
+#include "core/io/byte_source.h"
+#include "core/pgn/variant.h"
+#include "core/render/json.h"
+#include "core/render/tablebase_json.h"
+#include "core/render/verdict_output.h"
+#include "http/api_json.h"
+#include "http/assets.h"
+#include "http/query.h"
+#include "prometheus/counter.h"
+#include "prometheus/text_serializer.h"
+#include "proto/convert.h"
+
+namespace arbiter::http {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr char kJson[] = "application/json";
+constexpr char kNdjson[] = "application/x-ndjson";
+// Lines of NDJSON a stream holds for a slow reader before the run waits.
+constexpr size_t kMaxQueuedLines = 1024;
+
+// "host:port" or "[v6]:port".
+absl::Status SplitAddress(const std::string& address, std::string* host, int* port) {
+  const size_t colon = address.rfind(':');
+  if (colon == std::string::npos || !absl::SimpleAtoi(address.substr(colon + 1), port) ||
+      *port < 0 || *port > 65535)
+    return absl::InvalidArgumentError(
+        absl::StrCat("--http ", address, ": give HOST:PORT (port 0 picks a free one)"));
+  *host = address.substr(0, colon);
+  if (host->size() >= 2 && host->front() == '[' && host->back() == ']')
+    *host = host->substr(1, host->size() - 2);
+  if (host->empty()) *host = "0.0.0.0";
+  return absl::OkStatus();
+}
+
+void SendJson(httplib::Response& res, int status, const std::string& json) {
+  res.status = status;
+  res.set_content(json + "\n", kJson);
+}
+
+void SendError(httplib::Response& res, const absl::Status& status) {
+  SendJson(res, HttpStatusOf(status), ErrorJson(status));
+}
+
+QueryLookup QueryOf(const httplib::Request& req) {
+  return [&req](const std::string& name) -> std::optional<std::string> {
+    if (!req.has_param(name.c_str())) return std::nullopt;
+    return req.get_param_value(name.c_str());
+  };
+}
+
+// The route a request matched, for metrics: job ids folded into "{id}".
+std::string RouteLabel(const httplib::Request& req) {
+  const std::string& path = req.path;
+  if (path.starts_with("/v1/jobs/")) {
+    if (path.ends_with("/results")) return "/v1/jobs/{id}/results";
+    if (path.ends_with("/cancel")) return "/v1/jobs/{id}/cancel";
+    return "/v1/jobs/{id}";
+  }
+  if (path.starts_with("/v1/") || path == "/healthz" || path == "/metrics") return path;
+  return FindAsset(path) ? "/" : "other";
+}
+
+// NDJSON produced by a run on its own thread and written to the client as it
+// comes: a bounded queue between the two, so that a slow reader slows the
+// run instead of filling memory, and a reader that goes away (a failed
+// write) cancels it.
+class LineStream {
+ public:
+  // Runs `produce` on a new thread; it calls Push for each line.
+  explicit LineStream(std::function<void(LineStream&)> produce)
+      : thread_([this, produce = std::move(produce)] {
+          produce(*this);
+          std::lock_guard<std::mutex> lock(mu_);
+          done_ = true;
+          changed_.notify_all();
+        }) {}
+  ~LineStream() {
+    Cancel();
+    thread_.join();
+  }
+
+  // Queues a line (ending in '\n'); waits while the queue is full. False once
+  // the reader went away: the producer should stop.
+  bool Push(std::string line) {
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait(lock, [&] { return cancelled_ || lines_.size() < kMaxQueuedLines; });
+    if (cancelled_) return false;
+    lines_.push_back(std::move(line));
+    changed_.notify_all();
+    return true;
+  }
+
+  // Waits until a line is queued or the producer ended; true when it ended
+  // (then TakeAll has every line).
+  bool WaitForStart() {
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait(lock, [&] { return done_ || !lines_.empty(); });
+    return done_;
+  }
+  // Every line queued so far (after the producer ended: all of them).
+  std::deque<std::string> TakeAll() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::deque<std::string> out;
+    out.swap(lines_);
+    changed_.notify_all();
+    return out;
+  }
+
+  // httplib's chunked content provider: writes what is queued, or ends.
+  bool Provide(httplib::DataSink& sink) {
+    std::deque<std::string> batch;
+    bool done;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      changed_.wait(lock, [&] { return done_ || !lines_.empty(); });
+      batch.swap(lines_);
+      done = done_;
+      changed_.notify_all();
+    }
+    std::string text;
+    for (const std::string& line : batch) text += line;
+    if (!text.empty() && !sink.write(text.data(), text.size())) {
+      Cancel();
+      return false;
+    }
+    if (done && batch.empty()) sink.done();
+    return true;
+  }
+
+  void Cancel() {
+    std::lock_guard<std::mutex> lock(mu_);
+    cancelled_ = true;
+    changed_.notify_all();
+  }
+  bool cancelled() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return cancelled_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable changed_;
+  std::deque<std::string> lines_;
+  bool done_ = false, cancelled_ = false;
+  std::thread thread_;  // last: starts once the rest exists
+};
+
+// Streams `stream`'s lines as the response; when the run ended before its
+// first line, answers with that line alone: an error line becomes the
+// response's status (the run's options were refused, the job is unknown).
+void Respond(httplib::Response& res, std::shared_ptr<LineStream> stream) {
+  if (stream->WaitForStart()) {
+    std::deque<std::string> lines = stream->TakeAll();
+    if (lines.size() == 1 && lines[0].starts_with("{\"error\"")) {
+      // The code is in the line: {"error": {"code": N, ...}}.
+      int code = 500;
+      const size_t at = lines[0].find("\"code\": ");
+      if (at != std::string::npos) (void)absl::SimpleAtoi(lines[0].substr(at + 8, 3), &code);
+      res.status = code;
+      res.set_content(lines[0], kJson);
+      return;
+    }
+    std::string text;
+    for (const std::string& line : lines) text += line;
+    res.set_content(text, kNdjson);
+    return;
+  }
+  res.set_chunked_content_provider(
+      kNdjson, [stream](size_t, httplib::DataSink& sink) { return stream->Provide(sink); },
+      [stream](bool) { stream->Cancel(); });
+}
+
+// Reads the request body through `reader`, at most `max_bytes`:
+// RESOURCE_EXHAUSTED beyond.
+absl::StatusOr<std::string> ReadBody(const httplib::ContentReader& reader, int64_t max_bytes) {
+  std::string body;
+  bool too_large = false;
+  reader([&](const char* data, size_t n) {
+    if (int64_t(body.size() + n) > max_bytes) {
+      too_large = true;
+      return false;
+    }
+    body.append(data, n);
+    return true;
+  });
+  if (too_large)
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the request body is larger than this server's limit of ", max_bytes >> 20,
+                     " MB; submit a larger file as a job (POST /v1/jobs)"));
+  return body;
+}
+
+// The games of a PGN (or .pgn.zst) body, read as `arbiter verify` reads a
+// file.
+PgnReaderOptions ReaderOptionsFor(const v1::SearchOptions& options) {
+  PgnReaderOptions read_options;
+  read_options.keep_comments = false;
+  if (options.rules() == v1::RULESET_CHESS99) read_options.untagged_variant = kChess99Variant;
+  return read_options;
+}
+
+// The verdict's line, counted in `summary`; false when it does not convert
+// (then `failure` says why).
+std::string VerdictLine(const v1::GameVerdict& verdict, cli::VerdictSummary* summary) {
+  if (absl::StatusOr<GameVerdict> v = wire::FromProto(verdict); v.ok()) summary->Add(*v);
+  return ToJson(verdict) + "\n";
+}
+
+}  // namespace
+
+struct HttpServer::Impl {
+  const HttpOptions config;
+  Backend& backend;
+  std::unique_ptr<httplib::Server> server;
+  std::thread thread;
+  int port = 0;
+  bool tls = false;
+  prometheus::Family<prometheus::Counter>* requests = nullptr;
+
+  Impl(HttpOptions o, Backend& b) : config(std::move(o)), backend(b) {}
+
+  // False (after answering 401) when tokens are required and the request has
+  // none of them.
+  bool Authorized(const httplib::Request& req, httplib::Response& res) const {
+    if (!config.tokens ||
+        config.tokens->AcceptsAuthorization(req.get_header_value("Authorization")))
+      return true;
+    res.set_header("WWW-Authenticate", "Bearer");
+    SendError(res, absl::UnauthenticatedError(std::string(serving::kTokenRequired)));
+    return false;
+  }
+
+  void Analyze(const v1::AnalyzeRequest& request, httplib::Response& res) {
+    absl::StatusOr<v1::Assessment> a = backend.Analyze(request);
+    if (!a.ok()) return SendError(res, a.status());
+    SendJson(res, 200, ToJson(*a));
+  }
+
+  void Tablebase(const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<v1::AnalyzeRequest> request = AnalyzeRequestFromQuery(QueryOf(req));
+    if (!request.ok()) return SendError(res, request.status());
+    request->mutable_options()->set_tablebase(true);
+    absl::StatusOr<v1::Assessment> a = backend.Analyze(*request);
+    if (!a.ok()) return SendError(res, a.status());
+    absl::StatusOr<PositionAnalysis> analysis = wire::FromProto(*a);
+    if (!analysis.ok()) return SendError(res, analysis.status());
+    if (analysis->tablebase && analysis->tablebase->root)
+      return SendJson(res, 200, TablebaseJson(*analysis->tablebase->root));
+    json::Object o;
+    o.Add("category", "unknown");
+    o.Add("checkmate", a->status() == v1::GAME_STATUS_CHECKMATE);
+    o.Add("stalemate", a->status() == v1::GAME_STATUS_STALEMATE);
+    o.Add("not_covered", a->tablebase().not_covered());
+    o.AddRaw("moves", "[]");
+    SendJson(res, 200, o.Close());
+  }
+
+  void Verify(const httplib::Request& req, httplib::Response& res,
+              const httplib::ContentReader& reader) {
+    absl::StatusOr<v1::SearchOptions> options = SearchOptionsFromQuery(QueryOf(req));
+    if (!options.ok()) return SendError(res, options.status());
+    absl::StatusOr<std::string> body = ReadBody(reader, config.max_verify_bytes);
+    if (!body.ok()) return SendError(res, body.status());
+    Backend& b = backend;
+    auto stream = std::make_shared<LineStream>(
+        [&b, options = *options, body = *std::move(body)](LineStream& out) mutable {
+          const auto start = Clock::now();
+          PgnReader games(ByteSource::FromString(std::move(body)), ReaderOptionsFor(options));
+          cli::VerdictSummary summary;
+          summary.tablebases = options.tablebase();
+          absl::Status s = b.Verify(
+              options, [&](RawGame* game) { return !out.cancelled() && games.Next(game); },
+              [&](const v1::GameVerdict& v) { return out.Push(VerdictLine(v, &summary)); });
+          if (out.cancelled()) return;
+          if (s.ok() && !games.input_error().ok())
+            s = absl::InvalidArgumentError(absl::StrCat(
+                "the body ended early, the rest was not read: ", games.input_error().message()));
+          if (!s.ok()) {
+            out.Push(ErrorJson(s) + "\n");
+            return;
+          }
+          out.Push(summary.Json(std::chrono::duration<double>(Clock::now() - start).count()));
+        });
+    Respond(res, std::move(stream));
+  }
+
+  void SubmitJob(const httplib::Request& req, httplib::Response& res,
+                 const httplib::ContentReader& reader) {
+    absl::StatusOr<v1::SearchOptions> search = SearchOptionsFromQuery(QueryOf(req));
+    if (!search.ok()) return SendError(res, search.status());
+    const std::string name = req.has_param("name") ? req.get_param_value("name") : "upload.pgn";
+    int64_t received = 0;
+    bool too_large = false;
+    absl::StatusOr<v1::Job> job =
+        backend.SubmitJob(name, *search, [&](const std::function<bool(std::string_view)>& write) {
+          return reader([&](const char* data, size_t n) {
+            received += int64_t(n);
+            if (received > config.max_job_bytes) {
+              too_large = true;
+              return false;
+            }
+            return write(std::string_view(data, n));
+          });
+        });
+    if (too_large)
+      return SendError(res, absl::ResourceExhaustedError(
+                                absl::StrCat("the upload is larger than this server's limit of ",
+                                             config.max_job_bytes >> 20, " MB")));
+    if (!job.ok()) return SendError(res, job.status());
+    SendJson(res, 201, ToJson(*job));
+  }
+
+  void JobResults(const std::string& id, const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<int64_t> first = IntegerFromQuery(QueryOf(req), "first_game", 0);
+    if (!first.ok()) return SendError(res, first.status());
+    absl::StatusOr<v1::Job> job = backend.GetJob(id);
+    if (!job.ok()) return SendError(res, job.status());
+    Backend& b = backend;
+    auto stream = std::make_shared<LineStream>(
+        [&b, id, first = *first, tablebase = job->options().tablebase()](LineStream& out) {
+          const auto start = Clock::now();
+          cli::VerdictSummary summary;
+          summary.tablebases = tablebase;
+          absl::Status s = b.JobResults(id, first, [&](const v1::GameVerdict& v) {
+            return out.Push(VerdictLine(v, &summary));
+          });
+          if (out.cancelled()) return;
+          if (!s.ok()) {
+            out.Push(ErrorJson(s) + "\n");
+            return;
+          }
+          out.Push(summary.Json(std::chrono::duration<double>(Clock::now() - start).count()));
+        });
+    Respond(res, std::move(stream));
+  }
+
+  void AddRoutes() {
+    httplib::Server& s = *server;
+    s.Get("/v1/analyze", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!Authorized(req, res)) return;
+      absl::StatusOr<v1::AnalyzeRequest> request = AnalyzeRequestFromQuery(QueryOf(req));
+      if (!request.ok()) return SendError(res, request.status());
+      Analyze(*request, res);
+    });
+    s.Post("/v1/analyze", [this](const httplib::Request& req, httplib::Response& res,
+                                 const httplib::ContentReader& reader) {
+      if (!Authorized(req, res)) return;
+      absl::StatusOr<std::string> body = ReadBody(reader, 1 << 20);
+      if (!body.ok()) return SendError(res, body.status());
+      v1::AnalyzeRequest request;
+      if (absl::Status st = FromJson(*body, "the body (an AnalyzeRequest as JSON)", &request);
+          !st.ok())
+        return SendError(res, st);
+      Analyze(request, res);
+    });
+    s.Get("/v1/tablebase", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!Authorized(req, res)) return;
+      Tablebase(req, res);
+    });
+    s.Post("/v1/verify", [this](const httplib::Request& req, httplib::Response& res,
+                                const httplib::ContentReader& reader) {
+      if (!Authorized(req, res)) return;
+      Verify(req, res, reader);
+    });
+    s.Post("/v1/jobs", [this](const httplib::Request& req, httplib::Response& res,
+                              const httplib::ContentReader& reader) {
+      if (!Authorized(req, res)) return;
+      SubmitJob(req, res, reader);
+    });
+    s.Get("/v1/jobs", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!Authorized(req, res)) return;
+      absl::StatusOr<int64_t> limit = IntegerFromQuery(QueryOf(req), "limit", 0);
+      if (!limit.ok()) return SendError(res, limit.status());
+      absl::StatusOr<std::vector<v1::Job>> jobs =
+          backend.ListJobs(int(std::min<int64_t>(*limit, 100000)));
+      if (!jobs.ok()) return SendError(res, jobs.status());
+      v1::ListJobsResponse list;
+      for (v1::Job& job : *jobs) *list.add_jobs() = std::move(job);
+      SendJson(res, 200, ToJson(list));
+    });
+    s.Get(R"(/v1/jobs/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!Authorized(req, res)) return;
+      absl::StatusOr<v1::Job> job = backend.GetJob(req.matches[1]);
+      if (!job.ok()) return SendError(res, job.status());
+      SendJson(res, 200, ToJson(*job));
+    });
+    s.Get(R"(/v1/jobs/([^/]+)/results)",
+          [this](const httplib::Request& req, httplib::Response& res) {
+            if (!Authorized(req, res)) return;
+            JobResults(req.matches[1], req, res);
+          });
+    s.Post(R"(/v1/jobs/([^/]+)/cancel)",
+           [this](const httplib::Request& req, httplib::Response& res) {
+             if (!Authorized(req, res)) return;
+             absl::StatusOr<v1::Job> job = backend.CancelJob(req.matches[1]);
+             if (!job.ok()) return SendError(res, job.status());
+             SendJson(res, 200, ToJson(*job));
+           });
+    s.Delete(R"(/v1/jobs/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!Authorized(req, res)) return;
+      if (absl::Status st = backend.DeleteJob(req.matches[1]); !st.ok()) return SendError(res, st);
+      SendJson(res, 200, "{}");
+    });
+    s.Get("/healthz", [this](const httplib::Request&, httplib::Response& res) {
+      const bool serving = backend.Serving();
+      SendJson(res, serving ? 200 : 503,
+               json::Object().Add("status", serving ? "SERVING" : "NOT_SERVING").Close());
+    });
+    s.Get("/metrics", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!Authorized(req, res)) return;
+      if (!config.metrics)
+        return SendError(res, absl::NotFoundError("this server keeps no metrics"));
+      res.set_content(prometheus::TextSerializer().Serialize(config.metrics->Collect()),
+                      "text/plain; version=0.0.4");
+    });
+    s.Get(R"(/[^/]*)", [](const httplib::Request& req, httplib::Response& res) {
+      const Asset* asset = FindAsset(req.path);
+      if (!asset) return SendError(res, absl::NotFoundError(absl::StrCat("no page ", req.path)));
+      // The page loads nothing from elsewhere, and says so to the browser.
+      res.set_header("Content-Security-Policy",
+                     "default-src 'self'; img-src 'self' data:; style-src 'self'");
+      res.set_header("X-Content-Type-Options", "nosniff");
+      res.set_content(std::string(asset->body), std::string(asset->content_type));
+    });
+  }
+};
+
+absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(HttpOptions options,
+                                                              Backend& backend) {
+  std::string host;
+  int port = 0;
+  if (absl::Status s = SplitAddress(options.address, &host, &port); !s.ok()) return s;
+  auto impl = std::make_unique<Impl>(std::move(options), backend);
+  const HttpOptions& o = impl->config;
+  if (o.cert_file.empty() != o.key_file.empty())
+    return absl::InvalidArgumentError("HTTPS needs both --tls-cert and --tls-key");
+  if (!o.cert_file.empty()) {
+    for (const std::string& file : {o.cert_file, o.key_file})
+      if (absl::StatusOr<std::string> data = serving::ReadSmallFile(file, "TLS file"); !data.ok())
+        return data.status();
+    auto tls = std::make_unique<httplib::SSLServer>(o.cert_file.c_str(), o.key_file.c_str());
+    if (!tls->is_valid())
+      return absl::InvalidArgumentError(absl::StrCat("--tls-cert ", o.cert_file, " / --tls-key ",
+                                                     o.key_file,
+                                                     ": not a usable certificate and key"));
+    impl->server = std::move(tls);
+    impl->tls = true;
+  } else {
+    impl->server = std::make_unique<httplib::Server>();
+  }
+  httplib::Server& s = *impl->server;
+  const int threads = o.threads;
+  s.new_task_queue = [threads] { return new httplib::ThreadPool(size_t(threads)); };
+  s.set_write_timeout(o.write_timeout);
+  s.set_read_timeout(std::chrono::seconds(60));
+  s.set_payload_max_length(size_t(std::max(o.max_verify_bytes, o.max_job_bytes)));
+  s.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    switch (res.status) {
+      case 404:
+        return SendError(res,
+                         absl::NotFoundError(absl::StrCat("no route ", req.method, " ", req.path)));
+      case 413:
+        return SendError(res, absl::ResourceExhaustedError("the request body is too large"));
+      default:
+        SendJson(res, res.status,
+                 ErrorJson(absl::InvalidArgumentError(absl::StrCat("HTTP ", res.status))));
+    }
+  });
+  s.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr error) {
+        std::string what = "unknown";
+        try {
+          std::rethrow_exception(error);
+        } catch (const std::exception& e) {
+          what = e.what();
+        } catch (...) {
+        }
+        SendError(res, absl::InternalError(absl::StrCat("the server failed: ", what)));
+      });
+  if (o.metrics) {
+    impl->requests = &prometheus::BuildCounter()
+                          .Name("arbiter_http_requests_total")
+                          .Help("HTTP requests by route and status")
+                          .Register(*o.metrics);
+    Impl* self = impl.get();
+    s.set_logger([self](const httplib::Request& req, const httplib::Response& res) {
+      self->requests->Add({{"route", RouteLabel(req)}, {"code", std::to_string(res.status)}})
+          .Increment();
+    });
+  }
+  impl->AddRoutes();
+  impl->port = port == 0 ? s.bind_to_any_port(host) : (s.bind_to_port(host, port) ? port : -1);
+  if (impl->port <= 0)
+    return absl::UnavailableError(absl::StrCat("--http ", o.address, ": cannot listen there"));
+  if (!o.port_file.empty())
+    if (absl::Status st = serving::WritePortFile(o.port_file, impl->port); !st.ok()) return st;
+  impl->thread = std::thread([&s] { s.listen_after_bind(); });
+  return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
+}
+
+HttpServer::HttpServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+HttpServer::~HttpServer() { Stop(); }
+
+int HttpServer::port() const { return impl_->port; }
+bool HttpServer::tls() const { return impl_->tls; }
+
+void HttpServer::Stop() {
+  if (!impl_->thread.joinable()) return;
+  impl_->server->stop();
+  impl_->thread.join();
+}
+
+}  // namespace arbiter::http
