@@ -60,9 +60,9 @@ int HttpStatusOf(const absl::Status& status) {
   }
 }
 
-std::string ErrorJson(const absl::Status& status) {
+std::string ErrorJson(const absl::Status& status, int http_status) {
   json::Object error;
-  error.Add("code", int64_t(HttpStatusOf(status)));
+  error.Add("code", int64_t(http_status ? http_status : HttpStatusOf(status)));
   error.Add("status", absl::StatusCodeToString(status.code()));
   error.Add("message", std::string(status.message()));
   return json::Object().AddRaw("error", error.Close()).Close();

@@ -24,7 +24,8 @@ absl::Status FromJson(const std::string& json, const std::string& what,
 // 501, 503, 504).
 int HttpStatusOf(const absl::Status& status);
 
-// {"error": {...}} for a failed call, no newline.
-std::string ErrorJson(const absl::Status& status);
+// {"error": {...}} for a failed call, no newline; `http_status` when the
+// HTTP status is not HttpStatusOf's (413 for a body over the limit).
+std::string ErrorJson(const absl::Status& status, int http_status = 0);
 
 }  // namespace arbiter::http

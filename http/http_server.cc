@@ -55,6 +55,12 @@ void SendError(httplib::Response& res, const absl::Status& status) {
   SendJson(res, HttpStatusOf(status), ErrorJson(status));
 }
 
+// A body that could not be taken: 413 when it is over the limit.
+void SendBodyError(httplib::Response& res, const absl::Status& status) {
+  if (status.code() != absl::StatusCode::kResourceExhausted) return SendError(res, status);
+  SendJson(res, 413, ErrorJson(status, 413));
+}
+
 QueryLookup QueryOf(const httplib::Request& req) {
   return [&req](const std::string& name) -> std::optional<std::string> {
     if (!req.has_param(name.c_str())) return std::nullopt;
@@ -274,7 +280,7 @@ struct HttpServer::Impl {
     absl::StatusOr<v1::SearchOptions> options = SearchOptionsFromQuery(QueryOf(req));
     if (!options.ok()) return SendError(res, options.status());
     absl::StatusOr<std::string> body = ReadBody(reader, config.max_verify_bytes);
-    if (!body.ok()) return SendError(res, body.status());
+    if (!body.ok()) return SendBodyError(res, body.status());
     Backend& b = backend;
     auto stream = std::make_shared<LineStream>(
         [&b, options = *options, body = *std::move(body)](LineStream& out) mutable {
@@ -317,9 +323,9 @@ struct HttpServer::Impl {
           });
         });
     if (too_large)
-      return SendError(res, absl::ResourceExhaustedError(
-                                absl::StrCat("the upload is larger than this server's limit of ",
-                                             config.max_job_bytes >> 20, " MB")));
+      return SendBodyError(res, absl::ResourceExhaustedError(absl::StrCat(
+                                    "the upload is larger than this server's limit of ",
+                                    config.max_job_bytes >> 20, " MB")));
     if (!job.ok()) return SendError(res, job.status());
     SendJson(res, 201, ToJson(*job));
   }
@@ -360,7 +366,7 @@ struct HttpServer::Impl {
                                  const httplib::ContentReader& reader) {
       if (!Authorized(req, res)) return;
       absl::StatusOr<std::string> body = ReadBody(reader, 1 << 20);
-      if (!body.ok()) return SendError(res, body.status());
+      if (!body.ok()) return SendBodyError(res, body.status());
       v1::AnalyzeRequest request;
       if (absl::Status st = FromJson(*body, "the body (an AnalyzeRequest as JSON)", &request);
           !st.ok())
@@ -475,7 +481,7 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(HttpOptions option
         return SendError(res,
                          absl::NotFoundError(absl::StrCat("no route ", req.method, " ", req.path)));
       case 413:
-        return SendError(res, absl::ResourceExhaustedError("the request body is too large"));
+        return SendBodyError(res, absl::ResourceExhaustedError("the request body is too large"));
       default:
         SendJson(res, res.status,
                  ErrorJson(absl::InvalidArgumentError(absl::StrCat("HTTP ", res.status))));
