@@ -340,11 +340,16 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
     pr->set_moves_after_end(r.moves_after_end);
     pr->set_agrees(r.agrees);
     pr->set_certain(r.certain);
-    if (r.winner_side) pr->set_winner_side(ToProto(*r.winner_side));
-    v1::MateAbility* wm = pr->mutable_winner_can_mate();
-    wm->set_answer(ToProto(r.winner_can_mate.answer));
-    wm->set_proof(ToString(r.winner_can_mate.proof));
-    // The line is the verdict's winner_line (UCI from end_fen); not repeated.
+    // The winner's mate ability is evidence only where there is a winner
+    // (a flag fall, a resignation); elsewhere it is left unset rather than
+    // shown as "unknown".
+    if (r.winner_side) {
+      pr->set_winner_side(ToProto(*r.winner_side));
+      v1::MateAbility* wm = pr->mutable_winner_can_mate();
+      wm->set_answer(ToProto(r.winner_can_mate.answer));
+      wm->set_proof(ToString(r.winner_can_mate.proof));
+      // The line is the verdict's winner_line (UCI from end_fen); not repeated.
+    }
     for (const std::string& g : r.claim_grounds) pr->add_claim_grounds(g);
     ToProto(r.declared_ending, pr->mutable_declared_ending());
     if (r.flag_fallen_by) pr->set_flag_fallen_by(ToProto(*r.flag_fallen_by));
@@ -412,10 +417,12 @@ absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
       if (!side.ok()) return side.status();
       r.winner_side = *side;
     }
-    r.winner_can_mate.answer = FromProto(pr.winner_can_mate().answer());
-    absl::StatusOr<MateProof> proof = ProofFromProto(pr.winner_can_mate().proof());
-    if (!proof.ok()) return proof.status();
-    r.winner_can_mate.proof = *proof;
+    if (pr.has_winner_can_mate()) {
+      r.winner_can_mate.answer = FromProto(pr.winner_can_mate().answer());
+      absl::StatusOr<MateProof> proof = ProofFromProto(pr.winner_can_mate().proof());
+      if (!proof.ok()) return proof.status();
+      r.winner_can_mate.proof = *proof;
+    }
     if (!v.winner_line().empty()) {
       absl::StatusOr<Position> end = Position::FromFen(out.end_fen);
       if (!end.ok()) return end.status();
