@@ -1,13 +1,18 @@
 // Unary latency of `Analyze` through a coordinator, next to the same
-// analyses embedded (in this process), for the same positions.
+// analyses embedded (in this process), for the same positions; with --http,
+// also GET /v1/analyze of the coordinator's HTTP API (one kept-alive
+// connection, as a platform's client would hold).
 //
 //   analyze_latency --coordinator HOST:PORT --fens FILE [--rounds N] [--tables DIR]
+//                   [--http HOST:PORT]
 //
 // FILE holds one FEN per line. Each round asks every position once, one
 // request at a time (latency, not throughput). Prints p50, p99 and the
 // worst, in milliseconds, for both. --tables DIR: the retrograde tables the
 // embedded side uses, loaded before timing as a worker loads them before it
 // serves (without them, the first analyses would time table builds).
+#include <httplib.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -35,13 +40,14 @@ void Report(const char* what, std::vector<double> ms) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string coordinator, fens, tables;
+  std::string coordinator, fens, tables, http_address;
   int rounds = 20;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--coordinator")) coordinator = argv[i + 1];
     if (!std::strcmp(argv[i], "--fens")) fens = argv[i + 1];
     if (!std::strcmp(argv[i], "--rounds")) rounds = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--tables")) tables = argv[i + 1];
+    if (!std::strcmp(argv[i], "--http")) http_address = argv[i + 1];
   }
   std::vector<std::string> positions;
   std::ifstream in(fens);
@@ -66,9 +72,28 @@ int main(int argc, char** argv) {
   }
   auto stub = arbiter::v1::Arbiter::NewStub(
       grpc::CreateChannel(coordinator, grpc::InsecureChannelCredentials()));
-  std::vector<double> remote, embedded;
+  std::unique_ptr<httplib::Client> http;
+  if (!http_address.empty()) {
+    const size_t colon = http_address.rfind(':');
+    http = std::make_unique<httplib::Client>(http_address.substr(0, colon),
+                                             std::atoi(http_address.c_str() + colon + 1));
+    http->set_keep_alive(true);
+    http->set_tcp_nodelay(true);
+  }
+  std::vector<double> remote, embedded, over_http;
   for (int r = 0; r < rounds; ++r) {
     for (const std::string& fen : positions) {
+      if (http) {
+        const auto start = Clock::now();
+        auto reply =
+            http->Get(("/v1/analyze?fen=" + httplib::detail::encode_query_param(fen)).c_str());
+        over_http.push_back(
+            std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+        if (!reply || reply->status != 200) {
+          std::fprintf(stderr, "%s: HTTP %d\n", fen.c_str(), reply ? reply->status : -1);
+          return 1;
+        }
+      }
       arbiter::v1::AnalyzeRequest request;
       request.set_fen(fen);
       arbiter::v1::Assessment reply;
@@ -87,6 +112,7 @@ int main(int argc, char** argv) {
     }
   }
   Report("through the coordinator", remote);
+  if (http) Report("over HTTP (coordinator)", over_http);
   Report("embedded", embedded);
   return 0;
 }

@@ -1,7 +1,8 @@
 # Shared by the cluster benchmarks (sourced, not run): a coordinator and
 # workers on 127.0.0.1 with ephemeral ports, stopped when the script exits.
 #   start_workers BUILD N TABLES   sets $workers ("host:port,...") and $worker_pids
-#   start_coordinator BUILD WORKERS  sets $coordinator and $coordinator_pid
+#   start_coordinator BUILD WORKERS [FLAGS...]  sets $coordinator and $coordinator_pid
+#     (with --http 127.0.0.1:0 among FLAGS, $work/c.http holds the HTTP port)
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -33,9 +34,10 @@ start_workers() {
 
 start_coordinator() {
   local build=$1 list=$2
+  shift 2
   rm -f "$work/c"  # a restarted coordinator's port, not the last one's
   "$build/arbiter-coordinator" --listen 127.0.0.1:0 --workers "$list" --job-dir "$work/jobs" \
-    --port-file "$work/c" 2>>"$work/log" &
+    --port-file "$work/c" "$@" 2>>"$work/log" &
   pids+=($!)
   coordinator_pid=$!
   wait_port "$work/c"

@@ -471,6 +471,8 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(HttpOptions option
   httplib::Server& s = *impl->server;
   const int threads = o.threads;
   s.new_task_queue = [threads] { return new httplib::ThreadPool(size_t(threads)); };
+  // Small JSON answers must not wait for a delayed ACK (Nagle: 40 ms each).
+  s.set_tcp_nodelay(true);
   s.set_write_timeout(o.write_timeout);
   s.set_read_timeout(std::chrono::seconds(60));
   s.set_payload_max_length(size_t(std::max(o.max_verify_bytes, o.max_job_bytes)));
