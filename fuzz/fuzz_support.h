@@ -35,6 +35,7 @@ void PgnZstdTarget(std::string_view input);
 void RequestTarget(std::string_view input);
 void Chess99Target(std::string_view input);
 void EndingTarget(std::string_view input);
+void HttpTarget(std::string_view input);
 
 }  // namespace arbiter::fuzz
 

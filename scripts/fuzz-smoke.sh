@@ -6,7 +6,7 @@
 # (-timeout=10), leaks, trips a sanitizer or exceeds 2 GB; the input that did
 # it is saved in build-fuzz/fuzz-artifacts/.
 #
-#   scripts/fuzz-smoke.sh [TARGET...]     (default: all seven)
+#   scripts/fuzz-smoke.sh [TARGET...]     (default: all eight)
 #   scripts/fuzz-smoke.sh --build-only
 #
 # Environment: FUZZ_SECONDS, FUZZ_BUILD_DIR (build-fuzz), FUZZ_BUILD_JOBS
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${FUZZ_SECONDS:-20}"
-all_targets=(fen move pgn pgn_zstd request chess99 ending)
+all_targets=(fen move pgn pgn_zstd request chess99 ending http)
 
 build_fuzzers() {
   local compilers=()

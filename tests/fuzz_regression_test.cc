@@ -71,7 +71,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Target{"fen", FenTarget}, Target{"move", MoveTarget},
                       Target{"pgn", PgnTarget}, Target{"pgn_zstd", PgnZstdTarget},
                       Target{"request", RequestTarget}, Target{"chess99", Chess99Target},
-                      Target{"ending", EndingTarget}),
+                      Target{"ending", EndingTarget}, Target{"http", HttpTarget}),
     [](const ::testing::TestParamInfo<Target>& info) { return std::string(info.param.name); });
 
 std::vector<RawGame> Games(std::unique_ptr<ByteSource> source) {
