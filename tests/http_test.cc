@@ -190,6 +190,32 @@ void ExpectJobsWork(int port) {
   auto gone = http.Get(("/v1/jobs/" + job.id()).c_str());
   ASSERT_TRUE(gone);
   EXPECT_EQ(gone->status, 404) << gone->body;
+
+  // A long job cancelled at once stops, keeps what it ruled, and cannot be
+  // deleted while it runs.
+  const std::string shared = testing::SharedDir();
+  ASSERT_FALSE(shared.empty()) << "the shared material ($ARBITER_SHARED or ../shared) is absent";
+  auto big = http.Post("/v1/jobs?name=lichess.pgn.zst",
+                       ReadFile(shared + "/games/lichess_jishanshaikh4_37221.pgn.zst"),
+                       "application/zstd");
+  ASSERT_TRUE(big);
+  ASSERT_EQ(big->status, 201) << big->body;
+  ASSERT_TRUE(http::FromJson(big->body, "job", &job).ok());
+  auto busy = http.Delete(("/v1/jobs/" + job.id()).c_str());
+  ASSERT_TRUE(busy);
+  EXPECT_EQ(busy->status, 400) << busy->body;
+  EXPECT_PRED_FORMAT2(testing::Contains, busy->body, "FAILED_PRECONDITION");
+  auto cancelled = http.Post(("/v1/jobs/" + job.id() + "/cancel").c_str(), "", "text/plain");
+  ASSERT_TRUE(cancelled);
+  EXPECT_EQ(cancelled->status, 200) << cancelled->body;
+  for (int i = 0; i < 200 && job.state() == v1::Job::STATE_RUNNING; ++i) {
+    std::this_thread::sleep_for(milliseconds(50));
+    auto now = http.Get(("/v1/jobs/" + job.id()).c_str());
+    ASSERT_TRUE(now);
+    ASSERT_TRUE(http::FromJson(now->body, "job", &job).ok());
+  }
+  EXPECT_EQ(job.state(), v1::Job::STATE_CANCELLED);
+  EXPECT_LT(job.games_done(), 37221);
 }
 
 TEST_F(Http, JobsOnServe) {
