@@ -83,14 +83,17 @@ std::string RouteLabel(const httplib::Request& req) {
 // NDJSON produced by a run on its own thread and written to the client as it
 // comes: a bounded queue between the two, so that a slow reader slows the
 // run instead of filling memory, and a reader that goes away (a failed
-// write) cancels it.
+// write) cancels it. A run that fails ends the stream with an error line,
+// so that a client never takes a cut stream for a complete one.
 class LineStream {
  public:
-  // Runs `produce` on a new thread; it calls Push for each line.
-  explicit LineStream(std::function<void(LineStream&)> produce)
+  // Runs `produce` on a new thread; it calls Push for each line and returns
+  // how the run ended.
+  explicit LineStream(std::function<absl::Status(LineStream&)> produce)
       : thread_([this, produce = std::move(produce)] {
-          produce(*this);
+          absl::Status status = produce(*this);
           std::lock_guard<std::mutex> lock(mu_);
+          failure_ = std::move(status);
           done_ = true;
           changed_.notify_all();
         }) {}
@@ -109,41 +112,41 @@ class LineStream {
     changed_.notify_all();
     return true;
   }
+  bool cancelled() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return cancelled_;
+  }
 
-  // Waits until a line is queued or the producer ended; true when it ended
-  // (then TakeAll has every line).
-  bool WaitForStart() {
+  // Waits for the first line or the end of the run. When the run ended
+  // without a line and failed, returns its failure: the response can then
+  // be the error, with its status.
+  absl::Status FailureBeforeTheFirstLine() {
     std::unique_lock<std::mutex> lock(mu_);
     changed_.wait(lock, [&] { return done_ || !lines_.empty(); });
-    return done_;
-  }
-  // Every line queued so far (after the producer ended: all of them).
-  std::deque<std::string> TakeAll() {
-    std::lock_guard<std::mutex> lock(mu_);
-    std::deque<std::string> out;
-    out.swap(lines_);
-    changed_.notify_all();
-    return out;
+    return done_ && lines_.empty() ? failure_ : absl::OkStatus();
   }
 
   // httplib's chunked content provider: writes what is queued, or ends.
   bool Provide(httplib::DataSink& sink) {
-    std::deque<std::string> batch;
+    std::string text;
     bool done;
     {
       std::unique_lock<std::mutex> lock(mu_);
       changed_.wait(lock, [&] { return done_ || !lines_.empty(); });
-      batch.swap(lines_);
+      for (const std::string& line : lines_) text += line;
+      lines_.clear();
       done = done_;
+      if (done && !failure_.ok() && !failure_reported_) {
+        text += ErrorJson(failure_) + "\n";
+        failure_reported_ = true;
+      }
       changed_.notify_all();
     }
-    std::string text;
-    for (const std::string& line : batch) text += line;
     if (!text.empty() && !sink.write(text.data(), text.size())) {
       Cancel();
       return false;
     }
-    if (done && batch.empty()) sink.done();
+    if (done) sink.done();
     return true;
   }
 
@@ -152,39 +155,43 @@ class LineStream {
     cancelled_ = true;
     changed_.notify_all();
   }
-  bool cancelled() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return cancelled_;
-  }
 
  private:
   std::mutex mu_;
   std::condition_variable changed_;
   std::deque<std::string> lines_;
-  bool done_ = false, cancelled_ = false;
+  bool done_ = false, cancelled_ = false, failure_reported_ = false;
+  absl::Status failure_;
   std::thread thread_;  // last: starts once the rest exists
 };
 
-// Streams `stream`'s lines as the response; when the run ended before its
-// first line, answers with that line alone: an error line becomes the
-// response's status (the run's options were refused, the job is unknown).
+// The verdict's line, counted in `summary`.
+std::string VerdictLine(const v1::GameVerdict& verdict, cli::VerdictSummary* summary) {
+  if (absl::StatusOr<GameVerdict> v = wire::FromProto(verdict); v.ok()) summary->Add(*v);
+  return ToJson(verdict) + "\n";
+}
+
+// The NDJSON of a run of verdicts (`run` delivers them in order): each
+// verdict, then the summary `verify --format jsonl` ends with.
+std::shared_ptr<LineStream> VerdictStream(bool tablebase,
+                                          std::function<absl::Status(const VerdictSink&)> run) {
+  return std::make_shared<LineStream>([tablebase, run = std::move(run)](LineStream& out) {
+    const auto start = Clock::now();
+    cli::VerdictSummary summary;
+    summary.tablebases = tablebase;
+    absl::Status s =
+        run([&](const v1::GameVerdict& v) { return out.Push(VerdictLine(v, &summary)); });
+    if (!s.ok()) return s;
+    out.Push(summary.Json(std::chrono::duration<double>(Clock::now() - start).count()));
+    return absl::OkStatus();
+  });
+}
+
+// Streams the run's lines as the response, or answers with its error when
+// it failed before its first line (options refused, an unknown job).
 void Respond(httplib::Response& res, std::shared_ptr<LineStream> stream) {
-  if (stream->WaitForStart()) {
-    std::deque<std::string> lines = stream->TakeAll();
-    if (lines.size() == 1 && lines[0].starts_with("{\"error\"")) {
-      // The code is in the line: {"error": {"code": N, ...}}.
-      int code = 500;
-      const size_t at = lines[0].find("\"code\": ");
-      if (at != std::string::npos) (void)absl::SimpleAtoi(lines[0].substr(at + 8, 3), &code);
-      res.status = code;
-      res.set_content(lines[0], kJson);
-      return;
-    }
-    std::string text;
-    for (const std::string& line : lines) text += line;
-    res.set_content(text, kNdjson);
-    return;
-  }
+  if (absl::Status failure = stream->FailureBeforeTheFirstLine(); !failure.ok())
+    return SendError(res, failure);
   res.set_chunked_content_provider(
       kNdjson, [stream](size_t, httplib::DataSink& sink) { return stream->Provide(sink); },
       [stream](bool) { stream->Cancel(); });
@@ -217,13 +224,6 @@ PgnReaderOptions ReaderOptionsFor(const v1::SearchOptions& options) {
   read_options.keep_comments = false;
   if (options.rules() == v1::RULESET_CHESS99) read_options.untagged_variant = kChess99Variant;
   return read_options;
-}
-
-// The verdict's line, counted in `summary`; false when it does not convert
-// (then `failure` says why).
-std::string VerdictLine(const v1::GameVerdict& verdict, cli::VerdictSummary* summary) {
-  if (absl::StatusOr<GameVerdict> v = wire::FromProto(verdict); v.ok()) summary->Add(*v);
-  return ToJson(verdict) + "\n";
 }
 
 }  // namespace
@@ -282,25 +282,17 @@ struct HttpServer::Impl {
     absl::StatusOr<std::string> body = ReadBody(reader, config.max_verify_bytes);
     if (!body.ok()) return SendBodyError(res, body.status());
     Backend& b = backend;
-    auto stream = std::make_shared<LineStream>(
-        [&b, options = *options, body = *std::move(body)](LineStream& out) mutable {
-          const auto start = Clock::now();
-          PgnReader games(ByteSource::FromString(std::move(body)), ReaderOptionsFor(options));
-          cli::VerdictSummary summary;
-          summary.tablebases = options.tablebase();
-          absl::Status s = b.Verify(
-              options, [&](RawGame* game) { return !out.cancelled() && games.Next(game); },
-              [&](const v1::GameVerdict& v) { return out.Push(VerdictLine(v, &summary)); });
-          if (out.cancelled()) return;
-          if (s.ok() && !games.input_error().ok())
-            s = absl::InvalidArgumentError(absl::StrCat(
-                "the body ended early, the rest was not read: ", games.input_error().message()));
-          if (!s.ok()) {
-            out.Push(ErrorJson(s) + "\n");
-            return;
-          }
-          out.Push(summary.Json(std::chrono::duration<double>(Clock::now() - start).count()));
-        });
+    auto run = [&b, options = *options, body = std::make_shared<std::string>(*std::move(body))](
+                   const VerdictSink& deliver) {
+      PgnReader games(ByteSource::FromString(std::move(*body)), ReaderOptionsFor(options));
+      absl::Status s = b.Verify(
+          options, [&](RawGame* game) { return games.Next(game); }, deliver);
+      if (s.ok() && !games.input_error().ok())
+        s = absl::InvalidArgumentError(absl::StrCat("the body ended early, the rest was not read: ",
+                                                    games.input_error().message()));
+      return s;
+    };
+    auto stream = VerdictStream(options->tablebase(), std::move(run));
     Respond(res, std::move(stream));
   }
 
@@ -336,21 +328,10 @@ struct HttpServer::Impl {
     absl::StatusOr<v1::Job> job = backend.GetJob(id);
     if (!job.ok()) return SendError(res, job.status());
     Backend& b = backend;
-    auto stream = std::make_shared<LineStream>(
-        [&b, id, first = *first, tablebase = job->options().tablebase()](LineStream& out) {
-          const auto start = Clock::now();
-          cli::VerdictSummary summary;
-          summary.tablebases = tablebase;
-          absl::Status s = b.JobResults(id, first, [&](const v1::GameVerdict& v) {
-            return out.Push(VerdictLine(v, &summary));
-          });
-          if (out.cancelled()) return;
-          if (!s.ok()) {
-            out.Push(ErrorJson(s) + "\n");
-            return;
-          }
-          out.Push(summary.Json(std::chrono::duration<double>(Clock::now() - start).count()));
-        });
+    auto stream = VerdictStream(job->options().tablebase(),
+                                [&b, id, first = *first](const VerdictSink& deliver) {
+                                  return b.JobResults(id, first, deliver);
+                                });
     Respond(res, std::move(stream));
   }
 

@@ -261,6 +261,10 @@ TEST_F(Http, BadInputGetsAClearError) {
               "INVALID_ARGUMENT", "colour");
   ExpectError(http.Post("/v1/verify?rules=go", "", "text/plain"), 400, "INVALID_ARGUMENT",
               "query parameter rules");
+  // A run refused before its first verdict answers with the error's status.
+  ExpectError(http.Post("/v1/verify?tablebase=true", ReadFile(kSample), "text/plain"), 400,
+              "FAILED_PRECONDITION", "no Syzygy tables");
+  ExpectError(http.Get("/v1/jobs/0123456789abcdef/results"), 404, "NOT_FOUND", "0123456789abcdef");
   ExpectError(http.Post("/v1/verify", std::string(2 << 20, ' '), "text/plain"), 413,
               "RESOURCE_EXHAUSTED", "limit of 1 MB");
   ExpectError(http.Get("/v1/jobs/0123456789abcdef"), 404, "NOT_FOUND", "0123456789abcdef");
