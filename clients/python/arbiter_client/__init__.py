@@ -33,6 +33,11 @@ from .results import (
     Verdict,
 )
 
+# Shown as arbiter_client.X in reprs and tracebacks.
+for _name in ("Arbiter", "ArbiterError", "Jobs", "VerdictStream"):
+    globals()[_name].__module__ = __name__
+del _name
+
 __all__ = [
     "Arbiter",
     "ArbiterError",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import os
 import time
-from typing import Any, BinaryIO, Callable, Iterable, Iterator, Optional, Sequence, Union
+from typing import Any, BinaryIO, Callable, Generator, Iterable, Iterator, Optional, Sequence, Union
 
 import grpc
 
@@ -52,7 +52,7 @@ class ArbiterError(Exception):
         return cls(code or grpc.StatusCode.UNKNOWN, details or "")
 
 
-def _side(side: Union[Side, str, bool, None]) -> int:
+def _side(side: Union[Side, str, bool, None]) -> Any:  # arbiter.v1.Color
     if side is None:
         return _pb.COLOR_UNSPECIFIED
     if isinstance(side, bool):  # python-chess: chess.WHITE is True
@@ -130,7 +130,9 @@ class Arbiter:
             with open(token_file, encoding="utf-8") as f:
                 token = f.read().strip()
             if not token or "\n" in token or "\r" in token:
-                raise ValueError(f"token file {os.fspath(token_file)}: expected one token on one line")
+                raise ValueError(
+                    f"token file {os.fspath(token_file)}: expected one token on one line"
+                )
         elif token is not None:
             token = token.strip()
             if not token:
@@ -139,7 +141,8 @@ class Arbiter:
         if tls_ca is None:
             if token is not None:
                 raise ValueError(
-                    "a token needs TLS: give tls_ca, the CA that signed the coordinator's certificate"
+                    "a token needs TLS: give tls_ca, "
+                    "the CA that signed the coordinator's certificate"
                 )
             self._channel = grpc.insecure_channel(target, options=options)
         else:
@@ -215,7 +218,9 @@ class Arbiter:
         elif isinstance(position, str):
             fen = position
         else:
-            raise TypeError(f"position must be a FEN or a python-chess Board, not {type(position).__name__}")
+            raise TypeError(
+                f"position must be a FEN or a python-chess Board, not {type(position).__name__}"
+            )
         request = _api.AnalyzeRequest(
             fen=fen,
             moves=moves,
@@ -252,13 +257,16 @@ class Arbiter:
         ``rules`` applies to games without a ``[Variant]`` tag ("chess", the
         default, or "chess99"). Nothing is sent until the iteration starts.
         """
-        return VerdictStream(self, source, _options(budget, tablebase, rules, table_mb), keep_job, name)
+        options = _options(budget, tablebase, rules, table_mb)
+        return VerdictStream(self, source, options, keep_job, name)
 
     def _upload(self, source: GameSource, options: _pb.SearchOptions, name: Optional[str]) -> Job:
         shown, stream, close = _opened(source)
 
         def requests() -> Iterator[_api.UploadJobRequest]:
-            first = _api.UploadJobRequest(name=name or shown, options=options)
+            first: Optional[_api.UploadJobRequest] = _api.UploadJobRequest(
+                name=name or shown, options=options
+            )
             while True:
                 data = stream.read(_CHUNK)
                 if first is not None:
@@ -305,7 +313,7 @@ class VerdictStream(Iterator[Verdict]):
     ) -> None:
         self.job: Optional[Job] = None
         self._arbiter = arbiter
-        self._gen = self._run(source, options, keep_job, name)
+        self._gen: Generator[Verdict, None, None] = self._run(source, options, keep_job, name)
 
     def __iter__(self) -> "VerdictStream":
         return self
@@ -325,7 +333,7 @@ class VerdictStream(Iterator[Verdict]):
 
     def _run(
         self, source: GameSource, options: _pb.SearchOptions, keep_job: bool, name: Optional[str]
-    ) -> Iterator[Verdict]:
+    ) -> Generator[Verdict, None, None]:
         arbiter = self._arbiter
         self.job = arbiter._upload(source, options, name)
         job_id = self.job.id

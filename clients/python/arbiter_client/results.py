@@ -45,9 +45,10 @@ class Side(str, enum.Enum):
 
     @classmethod
     def _from_proto(cls, value: int) -> Optional["Side"]:
-        return {_pb.COLOR_WHITE: cls.WHITE, _pb.COLOR_BLACK: cls.BLACK}.get(value)
+        mapping: dict[int, "Side"] = {_pb.COLOR_WHITE: cls.WHITE, _pb.COLOR_BLACK: cls.BLACK}
+        return mapping.get(value)
 
-    def _to_proto(self) -> int:
+    def _to_proto(self) -> Any:  # arbiter.v1.Color
         return _pb.COLOR_WHITE if self is Side.WHITE else _pb.COLOR_BLACK
 
 
@@ -60,11 +61,12 @@ class CanMate(str, enum.Enum):
 
     @classmethod
     def _from_proto(cls, value: int) -> Optional["CanMate"]:
-        return {
+        mapping: dict[int, "CanMate"] = {
             _pb.CAN_MATE_YES: cls.YES,
             _pb.CAN_MATE_NO: cls.NO,
             _pb.CAN_MATE_UNKNOWN: cls.UNKNOWN,
-        }.get(value)
+        }
+        return mapping.get(value)
 
 
 class GameStatus(str, enum.Enum):
@@ -79,14 +81,15 @@ class GameStatus(str, enum.Enum):
 
     @classmethod
     def _from_proto(cls, value: int) -> Optional["GameStatus"]:
-        return {
+        mapping: dict[int, "GameStatus"] = {
             _pb.GAME_STATUS_ONGOING: cls.ONGOING,
             _pb.GAME_STATUS_CHECKMATE: cls.CHECKMATE,
             _pb.GAME_STATUS_STALEMATE: cls.STALEMATE,
             _pb.GAME_STATUS_DEAD_POSITION: cls.DEAD,
             _pb.GAME_STATUS_FIVEFOLD: cls.FIVEFOLD,
             _pb.GAME_STATUS_SEVENTY_FIVE_MOVES: cls.SEVENTY_FIVE_MOVES,
-        }.get(value)
+        }
+        return mapping.get(value)
 
 
 class Rules(str, enum.Enum):
@@ -95,7 +98,7 @@ class Rules(str, enum.Enum):
     CHESS = "chess"  #: the FIDE Laws
     CHESS99 = "chess99"  #: Chess 99 (9x9)
 
-    def _to_proto(self) -> int:
+    def _to_proto(self) -> Any:  # arbiter.v1.Ruleset
         return _pb.RULESET_CHESS if self is Rules.CHESS else _pb.RULESET_CHESS99
 
 
@@ -112,7 +115,7 @@ class TablebaseCategory(str, enum.Enum):
 
     @classmethod
     def _from_proto(cls, value: int) -> Optional["TablebaseCategory"]:
-        return {
+        mapping: dict[int, "TablebaseCategory"] = {
             _pb.TABLEBASE_CATEGORY_LOSS: cls.LOSS,
             _pb.TABLEBASE_CATEGORY_MAYBE_LOSS: cls.MAYBE_LOSS,
             _pb.TABLEBASE_CATEGORY_BLESSED_LOSS: cls.BLESSED_LOSS,
@@ -120,7 +123,8 @@ class TablebaseCategory(str, enum.Enum):
             _pb.TABLEBASE_CATEGORY_CURSED_WIN: cls.CURSED_WIN,
             _pb.TABLEBASE_CATEGORY_MAYBE_WIN: cls.MAYBE_WIN,
             _pb.TABLEBASE_CATEGORY_WIN: cls.WIN,
-        }.get(value)
+        }
+        return mapping.get(value)
 
 
 class JobState(str, enum.Enum):
@@ -133,12 +137,13 @@ class JobState(str, enum.Enum):
 
     @classmethod
     def _from_proto(cls, value: int) -> Optional["JobState"]:
-        return {
+        mapping: dict[int, "JobState"] = {
             _api.Job.STATE_RUNNING: cls.RUNNING,
             _api.Job.STATE_DONE: cls.DONE,
             _api.Job.STATE_FAILED: cls.FAILED,
             _api.Job.STATE_CANCELLED: cls.CANCELLED,
-        }.get(value)
+        }
+        return mapping.get(value)
 
     @property
     def ended(self) -> bool:

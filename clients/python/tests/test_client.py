@@ -307,7 +307,9 @@ class VerifyTest(ClusterTest):
         verdicts = list(stream)
         self.assertEqual([v.game for v in verdicts], [1, 2, 3])
         mate, draw, bad = verdicts
-        self.assertEqual((mate.ruling.result, mate.ruling.rule, mate.ruling.agrees), ("1-0", "checkmate", True))
+        self.assertEqual(
+            (mate.ruling.result, mate.ruling.rule, mate.ruling.agrees), ("1-0", "checkmate", True)
+        )
         self.assertTrue(mate.ok)
         self.assertEqual(draw.ruling.result, "1/2-1/2")
         self.assertFalse(bad.ok)
@@ -326,7 +328,8 @@ class VerifyTest(ClusterTest):
         )
 
     def test_stopping_early_deletes_the_job(self) -> None:
-        with self.arbiter.verify(THREE_GAMES * 20) as stream:
+        # Large enough to be still running, most likely: it is cancelled first.
+        with self.arbiter.verify(THREE_GAMES * 1000) as stream:
             next(stream)
             job = stream.job
         with self.assertRaises(ArbiterError) as caught:

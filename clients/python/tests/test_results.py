@@ -23,7 +23,8 @@ class MateAbilityTest(unittest.TestCase):
         self.assertEqual(ability.line_san, ("Qa8#",) if has_field else None)
         # Field 4 on the wire, unknown to older messages, is no error.
         wire = m.SerializeToString() + b"\x22\x04Qa8#"
-        self.assertEqual(MateAbility.from_proto(verdict_pb2.MateAbility.FromString(wire)).line, ("a2a8",))
+        parsed = verdict_pb2.MateAbility.FromString(wire)
+        self.assertEqual(MateAbility.from_proto(parsed).line, ("a2a8",))
 
     def test_no_answer(self) -> None:
         ability = MateAbility.from_proto(
@@ -57,7 +58,10 @@ class VerdictTest(unittest.TestCase):
         )
         self.assertTrue(v.ok)
         r = v.ruling
-        self.assertEqual((r.result, r.rule, r.winner, r.winner_can_mate), ("1/2-1/2", "flag_fall_cannot_mate", None, None))
+        self.assertEqual(
+            (r.result, r.rule, r.winner, r.winner_can_mate),
+            ("1/2-1/2", "flag_fall_cannot_mate", None, None),
+        )
         self.assertEqual((r.flag_fallen_by, r.flag_evidence), (Side.WHITE, "clock"))
         self.assertEqual((r.declared_ending.kind, r.declared_ending.grounds), ("flag_fall", None))
         self.assertIsNone(r.ended_at_ply)
