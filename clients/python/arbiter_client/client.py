@@ -92,7 +92,8 @@ def _opened(source: GameSource) -> tuple[str, BinaryIO, bool]:
         path = os.fspath(source)
         return os.path.basename(path) or path, open(path, "rb"), True
     if hasattr(source, "read"):
-        return getattr(source, "name", "<stream>") or "<stream>", source, False
+        name = getattr(source, "name", None)
+        return os.path.basename(name) if isinstance(name, str) else "<stream>", source, False
     raise TypeError(f"cannot read games from {type(source).__name__}")
 
 
@@ -279,7 +280,8 @@ class Arbiter:
                     return
 
         try:
-            return Job.from_proto(self._stub.UploadJob(requests(), timeout=self._timeout))
+            # A stream: as long as the file takes to send, not `timeout`.
+            return Job.from_proto(self._stub.UploadJob(requests()))
         except grpc.RpcError as e:
             raise ArbiterError._from_rpc(e) from None
         finally:
