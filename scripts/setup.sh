@@ -13,6 +13,7 @@ PACKAGES=(
   prometheus-cpp-dev libsqlite3-dev libcli11-dev libcpp-httplib-dev
   clang clang-format libclang-rt-14-dev
   stockfish fathom pgn-extract python3-yaml
+  python3-grpcio python3-protobuf  # clients/python and its test
 )
 
 missing=()

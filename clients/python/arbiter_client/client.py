@@ -1,0 +1,435 @@
+"""The Arbiter client: a gRPC channel to ``arbiter-coordinator`` and typed calls."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from typing import Any, BinaryIO, Callable, Generator, Iterable, Iterator, Optional, Sequence, Union
+
+import grpc
+
+from arbiter.v1 import arbiter_pb2 as _api
+from arbiter.v1 import arbiter_pb2_grpc as _grpc
+from arbiter.v1 import verdict_pb2 as _pb
+
+from .results import Assessment, Job, JobState, Rules, Side, Verdict
+
+__all__ = ["Arbiter", "ArbiterError", "Jobs", "VerdictStream", "GameSource"]
+
+#: What ``verify`` and ``jobs.submit`` read: a path (``str`` without a line
+#: break or ``[``, or ``os.PathLike``), PGN text (``str`` with a line break or
+#: starting with ``[``), the file's bytes (PGN or zstd-compressed PGN), or a
+#: binary file object.
+GameSource = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
+
+# Bytes per UploadJob message: far below the coordinator's message limit,
+# large enough that per-message costs do not matter.
+_CHUNK = 1 << 20
+
+
+class ArbiterError(Exception):
+    """A call the coordinator refused or could not complete.
+
+    ``code`` is the gRPC status code (``grpc.StatusCode``), ``message`` the
+    coordinator's words. INVALID_ARGUMENT: input that cannot be ruled on (a
+    bad FEN, an illegal move, an option out of range); UNAUTHENTICATED: no
+    valid bearer token; NOT_FOUND: an unknown job; FAILED_PRECONDITION:
+    tablebase probes on a cluster without tables; RESOURCE_EXHAUSTED: over a
+    limit; UNAVAILABLE: no coordinator or no worker answers. A job that ends
+    FAILED or CANCELLED while ``verify`` reads it raises ABORTED.
+    """
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(f"{code.name}: {message}")
+        self.code = code
+        self.message = message
+
+    @classmethod
+    def _from_rpc(cls, e: grpc.RpcError) -> "ArbiterError":
+        code = e.code() if hasattr(e, "code") else grpc.StatusCode.UNKNOWN
+        details = e.details() if hasattr(e, "details") else str(e)
+        return cls(code or grpc.StatusCode.UNKNOWN, details or "")
+
+
+def _side(side: Union[Side, str, bool, None]) -> Any:  # arbiter.v1.Color
+    if side is None:
+        return _pb.COLOR_UNSPECIFIED
+    if isinstance(side, bool):  # python-chess: chess.WHITE is True
+        return _pb.COLOR_WHITE if side else _pb.COLOR_BLACK
+    return Side(side.lower() if isinstance(side, str) else side)._to_proto()
+
+
+def _options(
+    budget: Optional[int], tablebase: bool, rules: Union[Rules, str, None], table_mb: Optional[int]
+) -> _pb.SearchOptions:
+    o = _pb.SearchOptions(tablebase=bool(tablebase))
+    if budget is not None:
+        if budget < 1:
+            raise ValueError("budget must be at least 1 (None: the coordinator's default)")
+        o.budget = int(budget)
+    if table_mb is not None:
+        if table_mb < 1:
+            raise ValueError("table_mb must be at least 1 (None: the default)")
+        o.table_mb = int(table_mb)
+    if rules is not None:
+        o.rules = Rules(rules)._to_proto()
+    return o
+
+
+def _is_board(position: Any) -> bool:
+    """A python-chess Board (duck-typed: python-chess need not be installed)."""
+    return hasattr(position, "move_stack") and hasattr(position, "root") and callable(position.root)
+
+
+def _opened(source: GameSource) -> tuple[str, BinaryIO, bool]:
+    """(name, binary stream, whether to close it) for a GameSource."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return "<bytes>", io.BytesIO(bytes(source)), True
+    if isinstance(source, str) and ("\n" in source or source.lstrip().startswith("[")):
+        return "<text>", io.BytesIO(source.encode("utf-8")), True
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        return os.path.basename(path) or path, open(path, "rb"), True
+    if hasattr(source, "read"):
+        name = getattr(source, "name", None)
+        return os.path.basename(name) if isinstance(name, str) else "<stream>", source, False
+    raise TypeError(f"cannot read games from {type(source).__name__}")
+
+
+class Arbiter:
+    """A connection to an Arbiter coordinator (``arbiter-coordinator``).
+
+    ``Arbiter("host:port")`` talks plain gRPC. ``tls_ca`` (a PEM file: the CA
+    that signed the coordinator's certificate) turns TLS on; ``token`` or
+    ``token_file`` (a file holding one token on one line) is then sent with
+    every call as ``authorization: Bearer <token>``. A token needs TLS: the
+    coordinator accepts tokens only over TLS, and the client refuses to send
+    one in the clear.
+
+    ``timeout`` (seconds) bounds every unary call; streams are not bounded.
+    ``tls_server_name`` checks the certificate against that name instead of
+    the target's host.
+
+    Use as a context manager, or call ``close()``, to release the channel.
+    """
+
+    def __init__(
+        self,
+        target: str,
+        tls_ca: Union[str, "os.PathLike[str]", None] = None,
+        token: Optional[str] = None,
+        token_file: Union[str, "os.PathLike[str]", None] = None,
+        *,
+        timeout: Optional[float] = None,
+        tls_server_name: Optional[str] = None,
+        channel_options: Sequence[tuple[str, Any]] = (),
+    ) -> None:
+        if token is not None and token_file is not None:
+            raise ValueError("give token or token_file, not both")
+        if token_file is not None:
+            with open(token_file, encoding="utf-8") as f:
+                token = f.read().strip()
+            if not token or "\n" in token or "\r" in token:
+                raise ValueError(
+                    f"token file {os.fspath(token_file)}: expected one token on one line"
+                )
+        elif token is not None:
+            token = token.strip()
+            if not token:
+                raise ValueError("empty token")
+        options = list(channel_options)
+        if tls_ca is None:
+            if token is not None:
+                raise ValueError(
+                    "a token needs TLS: give tls_ca, "
+                    "the CA that signed the coordinator's certificate"
+                )
+            self._channel = grpc.insecure_channel(target, options=options)
+        else:
+            with open(tls_ca, "rb") as f:
+                credentials = grpc.ssl_channel_credentials(root_certificates=f.read())
+            if token is not None:
+                credentials = grpc.composite_channel_credentials(
+                    credentials, grpc.access_token_call_credentials(token)
+                )
+            if tls_server_name:
+                options.append(("grpc.ssl_target_name_override", tls_server_name))
+            self._channel = grpc.secure_channel(target, credentials, options=options)
+        self.target = target
+        self._timeout = timeout
+        self._stub = _grpc.ArbiterStub(self._channel)
+        #: The coordinator's background jobs.
+        self.jobs = Jobs(self)
+
+    def close(self) -> None:
+        """Closes the channel; calls in progress end CANCELLED."""
+        self._channel.close()
+
+    def __enter__(self) -> "Arbiter":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Arbiter({self.target!r})"
+
+    def _unary(self, method: Callable[..., Any], request: Any) -> Any:
+        try:
+            return method(request, timeout=self._timeout)
+        except grpc.RpcError as e:
+            raise ArbiterError._from_rpc(e) from None
+
+    # -- positions ------------------------------------------------------
+
+    def analyze(
+        self,
+        position: Any,
+        moves: Iterable[str] = (),
+        side: Union[Side, str, bool, None] = None,
+        budget: Optional[int] = None,
+        tablebase: bool = False,
+        chess960: bool = False,
+        *,
+        table_mb: Optional[int] = None,
+    ) -> Assessment:
+        """How a position stands and whether each side can still mate.
+
+        ``position`` is a FEN, or a python-chess ``Board``: its starting
+        position and its move stack are sent, so that the repetition history
+        goes along (and a Chess960 board sets ``chess960``). ``moves`` (UCI)
+        are played from the position first. ``side`` ("white", "black", a
+        ``Side``): only that side's mate ability is searched (can the side
+        with time left still mate?). ``budget``: positions per side for the
+        mate search (None: the coordinator's default). ``tablebase``: probe
+        the coordinator's Syzygy tables (FAILED_PRECONDITION without them).
+
+        Raises ArbiterError (INVALID_ARGUMENT for a bad FEN or an illegal
+        move).
+        """
+        if isinstance(moves, str):
+            raise TypeError("moves is a sequence of UCI strings, not one string")
+        moves = list(moves)
+        if _is_board(position):
+            board = position
+            fen = board.root().fen()
+            moves = [m.uci() for m in board.move_stack] + moves
+            chess960 = chess960 or bool(getattr(board, "chess960", False))
+        elif isinstance(position, str):
+            fen = position
+        else:
+            raise TypeError(
+                f"position must be a FEN or a python-chess Board, not {type(position).__name__}"
+            )
+        request = _api.AnalyzeRequest(
+            fen=fen,
+            moves=moves,
+            chess960=chess960,
+            side=_side(side),
+            options=_options(budget, tablebase, None, table_mb),
+        )
+        return Assessment.from_proto(self._unary(self._stub.Analyze, request))
+
+    # -- games ----------------------------------------------------------
+
+    def verify(
+        self,
+        source: GameSource,
+        budget: Optional[int] = None,
+        tablebase: bool = False,
+        rules: Union[Rules, str, None] = None,
+        *,
+        keep_job: bool = False,
+        name: Optional[str] = None,
+        table_mb: Optional[int] = None,
+    ) -> "VerdictStream":
+        """Rules on every game of a PGN file: one Verdict per game, in input order.
+
+        ``source``: a path, PGN text, bytes (PGN or zstd-compressed PGN) or a
+        binary file (see GameSource). The file is uploaded as a job
+        (UploadJob), which the coordinator reads with its own PGN reader, and
+        the verdicts are streamed back as they are ruled (GetJobResults). A
+        record that cannot be read or replayed is a Verdict with ``error``
+        set, not an exception. Once every verdict is read, or the iteration
+        stops early, the job is deleted (cancelled first if still running)
+        unless ``keep_job``; ``.job`` of the returned stream names it.
+
+        ``rules`` applies to games without a ``[Variant]`` tag ("chess", the
+        default, or "chess99"). Nothing is sent until the iteration starts.
+        """
+        options = _options(budget, tablebase, rules, table_mb)
+        return VerdictStream(self, source, options, keep_job, name)
+
+    def _upload(self, source: GameSource, options: _pb.SearchOptions, name: Optional[str]) -> Job:
+        shown, stream, close = _opened(source)
+
+        def requests() -> Iterator[_api.UploadJobRequest]:
+            first: Optional[_api.UploadJobRequest] = _api.UploadJobRequest(
+                name=name or shown, options=options
+            )
+            while True:
+                data = stream.read(_CHUNK)
+                if first is not None:
+                    first.data = data or b""
+                    yield first
+                    first = None
+                elif data:
+                    yield _api.UploadJobRequest(data=data)
+                if not data:
+                    return
+
+        try:
+            # A stream: as long as the file takes to send, not `timeout`.
+            return Job.from_proto(self._stub.UploadJob(requests()))
+        except grpc.RpcError as e:
+            raise ArbiterError._from_rpc(e) from None
+        finally:
+            if close:
+                stream.close()
+
+    def _results(self, job_id: str, first_game: int = 0) -> Iterator[Verdict]:
+        request = _api.GetJobResultsRequest(id=job_id, first_game=first_game)
+        try:
+            for v in self._stub.GetJobResults(request):
+                yield Verdict.from_proto(v)
+        except grpc.RpcError as e:
+            raise ArbiterError._from_rpc(e) from None
+
+
+class VerdictStream(Iterator[Verdict]):
+    """The verdicts of ``Arbiter.verify``, in input order.
+
+    Iterating uploads the games on the first step. ``job`` is the job once it
+    exists (None before), ``close()`` stops early (and deletes the job unless
+    it is kept); so does leaving a ``with`` block.
+    """
+
+    def __init__(
+        self,
+        arbiter: Arbiter,
+        source: GameSource,
+        options: _pb.SearchOptions,
+        keep_job: bool,
+        name: Optional[str],
+    ) -> None:
+        self.job: Optional[Job] = None
+        self._arbiter = arbiter
+        self._gen: Generator[Verdict, None, None] = self._run(source, options, keep_job, name)
+
+    def __iter__(self) -> "VerdictStream":
+        return self
+
+    def __next__(self) -> Verdict:
+        return next(self._gen)
+
+    def close(self) -> None:
+        """Stops reading; the job is cancelled and deleted unless kept."""
+        self._gen.close()
+
+    def __enter__(self) -> "VerdictStream":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _run(
+        self, source: GameSource, options: _pb.SearchOptions, keep_job: bool, name: Optional[str]
+    ) -> Generator[Verdict, None, None]:
+        arbiter = self._arbiter
+        self.job = arbiter._upload(source, options, name)
+        job_id = self.job.id
+        read = 0
+        try:
+            # The stream follows the running job and ends when it does; one
+            # that ends early (a coordinator restart resumes the job) is
+            # taken up again from the next game.
+            while True:
+                before = read
+                for verdict in arbiter._results(job_id, read + 1):
+                    read += 1
+                    yield verdict
+                self.job = arbiter.jobs.get(job_id)
+                if self.job.state is JobState.RUNNING or read < self.job.games_done:
+                    if read == before:
+                        time.sleep(0.5)
+                    continue
+                if self.job.state is not JobState.DONE:
+                    raise ArbiterError(
+                        grpc.StatusCode.ABORTED,
+                        f"job {job_id} {self.job.state.value if self.job.state else 'ended'}"
+                        + (f": {self.job.error}" if self.job.error else ""),
+                    )
+                return
+        finally:
+            if not keep_job:
+                self._discard(job_id)
+
+    def _discard(self, job_id: str) -> None:
+        jobs = self._arbiter.jobs
+        try:
+            if jobs.get(job_id).state is JobState.RUNNING:
+                jobs.cancel(job_id)
+                # A cancelled job is removable once its run has stopped.
+                for job in jobs.watch(job_id):
+                    if job.state is not JobState.RUNNING:
+                        break
+            jobs.delete(job_id)
+        except ArbiterError:
+            pass  # best effort: the coordinator's --job-retention removes it later
+
+
+class Jobs:
+    """The coordinator's background jobs (``arbiter.jobs``): durable across
+    coordinator restarts, read back by id."""
+
+    def __init__(self, arbiter: Arbiter) -> None:
+        self._arbiter = arbiter
+
+    def submit(
+        self,
+        source: GameSource,
+        budget: Optional[int] = None,
+        tablebase: bool = False,
+        rules: Union[Rules, str, None] = None,
+        *,
+        name: Optional[str] = None,
+        table_mb: Optional[int] = None,
+    ) -> Job:
+        """Uploads games (see GameSource) as a job and returns it, running."""
+        return self._arbiter._upload(source, _options(budget, tablebase, rules, table_mb), name)
+
+    def get(self, job_id: str) -> Job:
+        """The job now (NOT_FOUND for an unknown id)."""
+        a = self._arbiter
+        return Job.from_proto(a._unary(a._stub.GetJob, _api.GetJobRequest(id=job_id)))
+
+    def list(self, limit: int = 100) -> list[Job]:
+        """The newest jobs first."""
+        a = self._arbiter
+        response = a._unary(a._stub.ListJobs, _api.ListJobsRequest(limit=limit))
+        return [Job.from_proto(j) for j in response.jobs]
+
+    def results(self, job_id: str, first_game: int = 1) -> Iterator[Verdict]:
+        """The job's verdicts in input order from ``first_game`` (1-based) on;
+        while it runs, the stream follows it and ends when it does."""
+        return self._arbiter._results(job_id, first_game)
+
+    def watch(self, job_id: str) -> Iterator[Job]:
+        """The job now, then at every change of progress until it ends."""
+        try:
+            for j in self._arbiter._stub.WatchJob(_api.WatchJobRequest(id=job_id)):
+                yield Job.from_proto(j)
+        except grpc.RpcError as e:
+            raise ArbiterError._from_rpc(e) from None
+
+    def cancel(self, job_id: str) -> Job:
+        """Stops a running job (its verdicts so far stay readable)."""
+        a = self._arbiter
+        return Job.from_proto(a._unary(a._stub.CancelJob, _api.CancelJobRequest(id=job_id)))
+
+    def delete(self, job_id: str) -> None:
+        """Removes an ended job, its verdicts and its upload
+        (FAILED_PRECONDITION while it runs: cancel it first)."""
+        a = self._arbiter
+        a._unary(a._stub.DeleteJob, _api.DeleteJobRequest(id=job_id))

@@ -1,0 +1,393 @@
+"""arbiter_client against a real coordinator and worker on 127.0.0.1.
+
+Answers are compared value by value with the ``arbiter`` command line run
+embedded on the same input (its JSON is its own rendering: the values, not
+the text, must agree).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import unittest
+from typing import Any, Optional
+
+import grpc
+
+import loopback
+from arbiter_client import (
+    Arbiter,
+    ArbiterError,
+    Assessment,
+    CanMate,
+    GameStatus,
+    JobState,
+    Side,
+    TablebaseCategory,
+    Verdict,
+)
+
+KVK = "8/8/8/8/8/8/8/K6k w - - 0 1"
+KQVK = "7k/8/8/8/8/8/Q7/K7 w - - 0 1"
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+FOOLS_MATE = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+KBVKN = "8/8/8/8/8/8/8/KB3n1k w - - 0 1"
+# Knights out and back twice: the start position for the third time.
+SHUFFLE = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"]
+
+cluster: Optional[loopback.Cluster] = None
+
+
+def setUpModule() -> None:
+    global cluster
+    cluster = loopback.Cluster()
+    try:
+        cluster.start()
+        # The coordinator answers UNAVAILABLE until its worker is up.
+        deadline = time.monotonic() + 60
+        with Arbiter(cluster.address, timeout=10) as arbiter:
+            while True:
+                try:
+                    arbiter.analyze(KVK)
+                    break
+                except ArbiterError as e:
+                    if e.code != grpc.StatusCode.UNAVAILABLE or time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.1)
+    except BaseException:
+        logs = cluster.logs()
+        cluster.stop(keep=True)
+        raise RuntimeError(f"the loopback cluster did not start ({cluster.dir}):\n{logs}")
+
+
+def tearDownModule() -> None:
+    if cluster is not None:
+        cluster.stop()
+
+
+def mate_ability_json(m: Any) -> Optional[dict]:
+    """A MateAbility as ``arbiter analyze --json`` renders one."""
+    if m is None:
+        return None
+    return {
+        "can_mate": m.answer.value,
+        "proof": m.proof,
+        "line": list(m.line) if m.answer is CanMate.YES else None,
+    }
+
+
+class ClusterTest(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self) -> None:
+        assert cluster is not None
+        self.arbiter = Arbiter(cluster.address)
+        self.addCleanup(self.arbiter.close)
+
+
+class AnalyzeTest(ClusterTest):
+    def assertSameAsCli(self, a: Assessment, cli: dict) -> None:
+        self.assertEqual(a.fen, cli["fen"])
+        self.assertEqual(a.status.value, cli["status"])
+        self.assertEqual(a.dead, cli["dead"])
+        self.assertEqual(mate_ability_json(a.white), cli["white"])
+        self.assertEqual(mate_ability_json(a.black), cli["black"])
+        self.assertEqual(
+            a.white.answer.value if a.white else None, cli["white_can_mate"], "white_can_mate"
+        )
+        self.assertEqual(
+            a.black.answer.value if a.black else None, cli["black_can_mate"], "black_can_mate"
+        )
+        claims = cli["claims"]
+        self.assertEqual(a.claims.threefold_now, claims["threefold"]["available"])
+        self.assertEqual(list(a.claims.threefold_moves), claims["threefold"]["by_move"])
+        self.assertEqual(a.claims.fifty_now, claims["fifty"]["available"])
+        self.assertEqual(list(a.claims.fifty_moves), claims["fifty"]["by_move"])
+        for m in (a.white, a.black):
+            # Before the server sends SAN lines, line_san is None; after, it
+            # spells the same line.
+            if m is not None and m.line_san is not None:
+                self.assertEqual(len(m.line_san), len(m.line))
+
+    def test_positions_agree_with_the_command_line(self) -> None:
+        for fen in (KVK, KQVK, START, FOOLS_MATE, STALEMATE, KBVKN):
+            with self.subTest(fen=fen):
+                self.assertSameAsCli(self.arbiter.analyze(fen), loopback.cli_analyze(fen))
+
+    def test_typed_answers(self) -> None:
+        dead = self.arbiter.analyze(KVK)
+        self.assertIs(dead.status, GameStatus.DEAD)
+        self.assertIs(dead.white.answer, CanMate.NO)
+        self.assertEqual(dead.white.proof, "material")
+        self.assertIs(dead.dead, True)
+        self.assertIsNone(dead.tablebase)
+
+        kq = self.arbiter.analyze(KQVK)
+        self.assertIs(kq.white.answer, CanMate.YES)
+        self.assertTrue(kq.white.line)
+        self.assertIs(kq.black.answer, CanMate.NO)
+        self.assertIs(kq.dead, False)
+
+        self.assertIs(self.arbiter.analyze(FOOLS_MATE).status, GameStatus.CHECKMATE)
+        self.assertIs(self.arbiter.analyze(STALEMATE).status, GameStatus.STALEMATE)
+
+    def test_moves_are_the_history_for_repetitions(self) -> None:
+        a = self.arbiter.analyze(START, moves=SHUFFLE)
+        self.assertTrue(a.claims.threefold_now)
+        self.assertSameAsCli(a, loopback.cli_analyze(START, SHUFFLE))
+
+    def test_one_side_only(self) -> None:
+        a = self.arbiter.analyze(KQVK, side="black", budget=1000)
+        self.assertIs(a.only_side, Side.BLACK)
+        self.assertIsNone(a.white)
+        self.assertIs(a.black.answer, CanMate.NO)
+        self.assertIs(a.side(Side.BLACK), a.black)
+
+    def test_bad_fen_raises_invalid_argument(self) -> None:
+        with self.assertRaises(ArbiterError) as caught:
+            self.arbiter.analyze("not a fen")
+        self.assertEqual(caught.exception.code, grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertTrue(caught.exception.message)
+
+    def test_illegal_move_raises_invalid_argument(self) -> None:
+        with self.assertRaises(ArbiterError) as caught:
+            self.arbiter.analyze(START, moves=["e2e5"])
+        self.assertEqual(caught.exception.code, grpc.StatusCode.INVALID_ARGUMENT)
+
+    def test_board_like_object(self) -> None:
+        # What the client reads of a python-chess Board: root().fen() and
+        # move_stack (each move's uci()); this stand-in runs without it.
+        class Move:
+            def __init__(self, uci: str) -> None:
+                self._uci = uci
+
+            def uci(self) -> str:
+                return self._uci
+
+        class Board:
+            chess960 = False
+            move_stack = [Move(m) for m in SHUFFLE]
+
+            def root(self) -> "Board":
+                return self
+
+            def fen(self) -> str:
+                return START
+
+        self.assertEqual(
+            self.arbiter.analyze(Board()).raw, self.arbiter.analyze(START, moves=SHUFFLE).raw
+        )
+
+    def test_python_chess_board(self) -> None:
+        try:
+            import chess  # type: ignore[import-not-found]
+        except ImportError:
+            message = (
+                "python-chess is not installed (Debian 12 has no package of it): "
+                "the Board test did not run"
+            )
+            print(f"\nSKIPPED: {message}", file=sys.stderr)
+            self.skipTest(message)
+        board = chess.Board()
+        for m in SHUFFLE:
+            board.push_uci(m)
+        a = self.arbiter.analyze(board)
+        self.assertTrue(a.claims.threefold_now)
+        self.assertSameAsCli(a, loopback.cli_analyze(START, SHUFFLE))
+
+    def test_tablebase(self) -> None:
+        if not cluster.syzygy:
+            message = "no Syzygy tables in $ARBITER_SHARED/syzygy: the tablebase test did not run"
+            print(f"\nSKIPPED: {message}", file=sys.stderr)
+            self.skipTest(message)
+        a = self.arbiter.analyze(KQVK, tablebase=True)
+        self.assertIsNotNone(a.tablebase)
+        root = a.tablebase.root
+        self.assertIsNotNone(root)
+        self.assertIs(a.tablebase.side_to_move, Side.WHITE)
+        self.assertIs(root.category, TablebaseCategory.WIN)
+        cli = loopback.cli_analyze(KQVK, extra=["--syzygy", cluster.syzygy])["tablebase"]
+        self.assertEqual(root.category.value, cli["category"])
+        self.assertEqual(root.dtz, cli["dtz"])
+        self.assertEqual(root.precise_dtz, cli["precise_dtz"])
+        self.assertEqual(root.win_within_50, cli["win_within_50"])
+        self.assertEqual([m.uci for m in root.moves], [m["uci"] for m in cli["moves"]])
+        self.assertEqual([m.san for m in root.moves], [m["san"] for m in cli["moves"]])
+
+
+def verdict_json(v: Verdict) -> dict:
+    """A Verdict as ``arbiter verify --format jsonl`` renders one: the fields
+    that say what was ruled and why."""
+    out: dict[str, Any] = {
+        "game": v.game,
+        "site": v.site,
+        "declared": v.declared,
+        "termination": v.termination,
+    }
+    r = v.ruling
+    if r is None:
+        out.update(ruling=None, error={"message": v.error, "line": v.error_line})
+        return out
+    winner = None
+    if r.winner is not None:
+        winner = mate_ability_json(r.winner_can_mate)
+        winner["side"] = r.winner.value
+        winner["line"] = list(v.winner_line) if r.winner_can_mate.answer is CanMate.YES else None
+    out.update(
+        ruling=r.result,
+        agrees=r.agrees,
+        certain=r.certain,
+        rule=r.rule,
+        article=r.article,
+        ended_at_ply=r.ended_at_ply,
+        moves_after_end=r.moves_after_end,
+        first_move_after_end=v.first_move_after_end,
+        plies=v.plies,
+        end_fen=v.end_fen,
+        winner=winner,
+        claim_grounds=list(r.claim_grounds),
+        termination_read_as=r.declared_ending.kind or "none",
+        declared_grounds=r.declared_ending.grounds,
+        declared_grounds_hold=r.declared_grounds_hold,
+        flag_fallen_by=r.flag_fallen_by.value if r.flag_fallen_by else None,
+        clock_contradicts_result=r.clock_contradicts_result,
+        error=None,
+    )
+    return out
+
+
+# Uploaded as they are (zstd-compressed). The Lichess file has every kind
+# of ruling (flag falls, dead positions, forfeits), disagreements and
+# records that cannot be replayed (variants); the Kasparov file is
+# old-style PGN with CRLF line endings.
+SHARED_GAMES = ("games/lichess_jishanshaikh4_37221.pgn.zst", "games/otb_kasparov_2128.pgn.zst")
+
+THREE_GAMES = """[Event "a"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[Event "b"]
+[Result "1/2-1/2"]
+
+1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 4. Ke2 Ke7 5. Ke1 Ke8 1/2-1/2
+
+[Event "c"]
+[Result "0-1"]
+
+1. e4 e5 2. e5 0-1
+"""
+
+
+class VerifyTest(ClusterTest):
+    def test_shared_games_agree_with_the_command_line(self) -> None:
+        shared = loopback.shared_dir()
+        for name in SHARED_GAMES:
+            with self.subTest(file=name):
+                path = os.path.join(shared, name) if shared else None
+                if not path or not os.path.isfile(path):
+                    self.fail(
+                        f"{name} is not in the shared material "
+                        f"({shared or '../shared is absent'}): "
+                        "set ARBITER_SHARED to the directory that holds games/"
+                    )
+                expected = loopback.cli_verify(path)
+                got = list(self.arbiter.verify(path))
+                self.assertEqual(len(got), len(expected))
+                self.assertEqual([v.game for v in got], list(range(1, len(got) + 1)))
+                for v, cli in zip(got, expected):
+                    mine = verdict_json(v)
+                    theirs = {k: cli.get(k) for k in mine}
+                    self.assertEqual(mine, theirs, f"{name}: game {v.game}")
+
+    def test_text_in_input_order_with_error_records(self) -> None:
+        stream = self.arbiter.verify(THREE_GAMES)
+        verdicts = list(stream)
+        self.assertEqual([v.game for v in verdicts], [1, 2, 3])
+        mate, draw, bad = verdicts
+        self.assertEqual(
+            (mate.ruling.result, mate.ruling.rule, mate.ruling.agrees), ("1-0", "checkmate", True)
+        )
+        self.assertTrue(mate.ok)
+        self.assertEqual(draw.ruling.result, "1/2-1/2")
+        self.assertFalse(bad.ok)
+        self.assertIsNone(bad.ruling)
+        self.assertIn("e5", bad.error)
+        self.assertGreater(bad.error_line, 0)
+        # Read to the end: the job is gone.
+        self.assertIsNotNone(stream.job)
+        with self.assertRaises(ArbiterError) as caught:
+            self.arbiter.jobs.get(stream.job.id)
+        self.assertEqual(caught.exception.code, grpc.StatusCode.NOT_FOUND)
+        # Bytes (a path-like str would be a file name) give the same.
+        self.assertEqual(
+            [verdict_json(v) for v in self.arbiter.verify(THREE_GAMES.encode())],
+            [verdict_json(v) for v in verdicts],
+        )
+
+    def test_stopping_early_deletes_the_job(self) -> None:
+        # Large enough to be still running, most likely: it is cancelled first.
+        with self.arbiter.verify(THREE_GAMES * 1000) as stream:
+            next(stream)
+            job = stream.job
+        with self.assertRaises(ArbiterError) as caught:
+            self.arbiter.jobs.get(job.id)
+        self.assertEqual(caught.exception.code, grpc.StatusCode.NOT_FOUND)
+
+    def test_kept_job_and_the_jobs_helpers(self) -> None:
+        stream = self.arbiter.verify(THREE_GAMES, keep_job=True, name="three.pgn")
+        verdicts = list(stream)
+        job = self.arbiter.jobs.get(stream.job.id)
+        self.assertIs(job.state, JobState.DONE)
+        self.assertEqual((job.path, job.games_done, job.errors), ("three.pgn", 3, 1))
+        self.assertIn(job.id, [j.id for j in self.arbiter.jobs.list()])
+        self.assertEqual(list(self.arbiter.jobs.results(job.id, first_game=2)), verdicts[1:])
+        self.arbiter.jobs.delete(job.id)
+
+        submitted = self.arbiter.jobs.submit(THREE_GAMES, budget=1000)
+        self.assertTrue(submitted.uploaded)
+        self.assertEqual(len(list(self.arbiter.jobs.results(submitted.id))), 3)
+        self.assertTrue(self.arbiter.jobs.get(submitted.id).state.ended)
+        self.arbiter.jobs.delete(submitted.id)
+
+    def test_missing_file(self) -> None:
+        with self.assertRaises(FileNotFoundError):
+            list(self.arbiter.verify(os.path.join(cluster.dir, "no-such.pgn")))
+
+
+class SecurityTest(unittest.TestCase):
+    def test_tls_and_token(self) -> None:
+        with Arbiter(cluster.tls_address, tls_ca=cluster.ca, token_file=cluster.token_file) as a:
+            self.assertIs(a.analyze(KVK).dead, True)
+            self.assertEqual([v.game for v in a.verify(THREE_GAMES)], [1, 2, 3])
+        with open(cluster.token_file) as f:
+            token = f.read()
+        with Arbiter(cluster.tls_address, tls_ca=cluster.ca, token=token) as a:
+            self.assertIs(a.analyze(KQVK).white.answer, CanMate.YES)
+
+    def test_wrong_or_missing_token_is_unauthenticated(self) -> None:
+        for token in ("not-the-token", None):
+            with self.subTest(token=token):
+                with Arbiter(cluster.tls_address, tls_ca=cluster.ca, token=token) as a:
+                    with self.assertRaises(ArbiterError) as caught:
+                        a.analyze(KVK)
+                    self.assertEqual(caught.exception.code, grpc.StatusCode.UNAUTHENTICATED)
+                    with self.assertRaises(ArbiterError) as caught:
+                        list(a.verify(THREE_GAMES))
+                    self.assertEqual(caught.exception.code, grpc.StatusCode.UNAUTHENTICATED)
+
+    def test_a_token_needs_tls(self) -> None:
+        with self.assertRaises(ValueError):
+            Arbiter(cluster.address, token="t")
+
+    def test_plain_client_to_a_tls_coordinator_is_unavailable(self) -> None:
+        with Arbiter(cluster.tls_address, timeout=10) as a:
+            with self.assertRaises(ArbiterError) as caught:
+                a.analyze(KVK)
+            self.assertEqual(caught.exception.code, grpc.StatusCode.UNAVAILABLE)
+
+
+if __name__ == "__main__":
+    unittest.main()
