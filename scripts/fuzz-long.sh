@@ -19,7 +19,7 @@
 # flat without ASan, as a loop of 200,000 sources shows), which would reach
 # the 2 GB limit after about 7 million pgn_zstd inputs in one process.
 #
-# TARGET: fen, move, pgn, pgn_zstd, request or chess99. Measured on one core
+# TARGET: fen, move, pgn, pgn_zstd, request, chess99, ending or http. Measured on one core
 # of the CI machine: fen 26k, request 14k, move 1.1-4k, pgn 0.6-0.7k,
 # pgn_zstd 0.5-0.9k, chess99 0.4k executions/s, so 10^7 takes from 7 minutes
 # (fen) to 2.5 hours (move), 3-5 hours (pgn_zstd), 4-5 hours (pgn) and 6-7
