@@ -39,29 +39,16 @@ start_workers "$build" "$n" "$tables"
 start_coordinator "$build" "$workers"
 
 # 1. Latency: the final positions of the first 200 games.
-# (head closes the pipe early: verify's SIGPIPE is expected.)
-{ "$build/arbiter" verify "$file" --tables "$tables" --format jsonl 2>/dev/null || true; } |
-  head -200 | sed -n 's/.*"end_fen": "\([^"]*\)".*/\1/p' >"$work/fens"
+final_fens "$build" "$file" "$tables" 200
 echo "Analyze latency, $(wc -l <"$work/fens") final positions x 5 rounds, one request at a time:"
 "$build/bench/analyze_latency" --coordinator "$coordinator" --fens "$work/fens" --rounds 5 \
   --tables "$tables"
 
 # 2. Throughput: best of two runs each.
-seconds() {
-  local start end best=""
-  for _ in 1 2; do
-    start=$(date +%s.%N)
-    "$@" >"$work/out" 2>/dev/null
-    end=$(date +%s.%N)
-    t=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
-    if [ -z "$best" ] || awk -v t="$t" -v b="$best" 'BEGIN { exit !(t < b) }'; then best=$t; fi
-  done
-  echo "$best"
-}
-t_embedded=$(seconds env -u ARBITER_COORDINATOR "$build/arbiter" verify "$file" --jobs "$n" \
+t_embedded=$(best_seconds env -u ARBITER_COORDINATOR "$build/arbiter" verify "$file" --jobs "$n" \
   --tables "$tables" --format jsonl)
 games=$(tail -1 "$work/out" | sed 's/.*"games": \([0-9]*\).*/\1/')
-t_cluster=$(seconds "$build/arbiter" --coordinator "$coordinator" verify "$file" --format jsonl)
+t_cluster=$(best_seconds "$build/arbiter" --coordinator "$coordinator" verify "$file" --format jsonl)
 awk -v g="$games" -v e="$t_embedded" -v c="$t_cluster" -v n="$n" 'BEGIN {
   printf "verify %d games: embedded --jobs %d %.0f games/s; coordinator + %d workers %.0f games/s; ratio %.2f\n",
     g, n, g / e, n, g / c, e / c
@@ -88,9 +75,9 @@ if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
   pids+=($!)
   wait_port "$work/pc"
   sleep 1
-  t_one=$(seconds taskset -c "$last" env -u ARBITER_COORDINATOR "$build/arbiter" verify "$file" \
+  t_one=$(best_seconds taskset -c "$last" env -u ARBITER_COORDINATOR "$build/arbiter" verify "$file" \
     --jobs 1 --tables "$tables" --format jsonl)
-  t_worker=$(seconds taskset -c "$others" "$build/arbiter" --coordinator \
+  t_worker=$(best_seconds taskset -c "$others" "$build/arbiter" --coordinator \
     "127.0.0.1:$(cat "$work/pc")" verify "$file" --format jsonl)
   awk -v g="$games" -v e="$t_one" -v c="$t_worker" 'BEGIN {
     printf "per worker core: embedded --jobs 1 %.0f games/s; one worker %.0f games/s; ratio %.2f\n",

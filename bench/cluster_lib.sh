@@ -1,6 +1,8 @@
 # Shared by the cluster benchmarks (sourced, not run): a coordinator and
 # workers on 127.0.0.1 with ephemeral ports, stopped when the script exits.
 #   start_workers BUILD N TABLES   sets $workers ("host:port,...") and $worker_pids
+#   final_fens BUILD FILE TABLES N  writes the final positions of FILE's first N games to $work/fens
+#   best_seconds COMMAND...        the best wall time of two runs; output in $work/out
 #   start_coordinator BUILD WORKERS [FLAGS...]  sets $coordinator and $coordinator_pid
 #     (with --http 127.0.0.1:0 among FLAGS, $work/c.http holds the HTTP port)
 work=$(mktemp -d)
@@ -43,4 +45,23 @@ start_coordinator() {
   wait_port "$work/c"
   coordinator=127.0.0.1:$(cat "$work/c")
   sleep 1  # workers probed and up
+}
+
+best_seconds() {
+  local start end best="" t
+  for _ in 1 2; do
+    start=$(date +%s.%N)
+    "$@" >"$work/out" 2>/dev/null
+    end=$(date +%s.%N)
+    t=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
+    if [ -z "$best" ] || awk -v t="$t" -v b="$best" 'BEGIN { exit !(t < b) }'; then best=$t; fi
+  done
+  echo "$best"
+}
+
+final_fens() {
+  local build=$1 file=$2 tables=$3 n=$4
+  # (head closes the pipe early: verify's SIGPIPE is expected.)
+  { "$build/arbiter" verify "$file" --tables "$tables" --format jsonl 2>/dev/null || true; } |
+    head -"$n" | sed -n 's/.*"end_fen": "\([^"]*\)".*/\1/p' >"$work/fens"
 }

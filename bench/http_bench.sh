@@ -29,8 +29,7 @@ start_workers "$build" "$n" "$tables"
 start_coordinator "$build" "$workers" --http 127.0.0.1:0
 wait_port "$work/c.http"
 
-{ "$build/arbiter" verify "$file" --tables "$tables" --format jsonl 2>/dev/null || true; } |
-  head -200 | sed -n 's/.*"end_fen": "\([^"]*\)".*/\1/p' >"$work/fens"
+final_fens "$build" "$file" "$tables" 200
 echo "Analyze latency, $(wc -l <"$work/fens") final positions x 5 rounds, one request at a time:"
 "$build/bench/analyze_latency" --coordinator "$coordinator" --fens "$work/fens" --rounds 5 \
   --tables "$tables" --http "127.0.0.1:$(cat "$work/c.http")"
@@ -41,21 +40,10 @@ pids+=($!)
 wait_port "$work/s"
 serve=http://127.0.0.1:$(cat "$work/s")
 
-seconds() {  # best wall time of two runs of the command; output to $work/out
-  local start end best="" t
-  for _ in 1 2; do
-    start=$(date +%s.%N)
-    "$@" >"$work/out" 2>/dev/null
-    end=$(date +%s.%N)
-    t=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
-    if [ -z "$best" ] || awk -v t="$t" -v b="$best" 'BEGIN { exit !(t < b) }'; then best=$t; fi
-  done
-  echo "$best"
-}
-t_cli=$(seconds env -u ARBITER_COORDINATOR "$build/arbiter" verify "$file" --jobs "$n" \
+t_cli=$(best_seconds env -u ARBITER_COORDINATOR "$build/arbiter" verify "$file" --jobs "$n" \
   --tables "$tables" --format jsonl)
 games=$(tail -1 "$work/out" | sed 's/.*"games": \([0-9]*\).*/\1/')
-t_http=$(seconds curl -sS --fail --data-binary "@$file" "$serve/v1/verify")
+t_http=$(best_seconds curl -sS --fail --data-binary "@$file" "$serve/v1/verify")
 http_games=$(tail -1 "$work/out" | sed 's/.*"games": \([0-9]*\).*/\1/')
 [ "$games" = "$http_games" ] || { echo "HTTP ruled $http_games games, the CLI $games" >&2; exit 1; }
 awk -v g="$games" -v c="$t_cli" -v h="$t_http" -v n="$n" 'BEGIN {

@@ -15,7 +15,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/io/byte_source.h"
-#include "core/pgn/variant.h"
 #include "core/util/ordered_parallel.h"
 #include "core/util/text_encoding.h"
 #include "core/verdict/game_verdict.h"
@@ -34,12 +33,6 @@ google::protobuf::Timestamp Now() {
           .count());
 }
 
-PgnReaderOptions ReaderOptionsFor(const v1::SearchOptions& options) {
-  PgnReaderOptions read_options;
-  read_options.keep_comments = false;
-  if (options.rules() == v1::RULESET_CHESS99) read_options.untagged_variant = kChess99Variant;
-  return read_options;
-}
 
 }  // namespace
 
@@ -166,7 +159,7 @@ void EmbeddedBackend::RunJob(std::shared_ptr<Job> job, std::string path,
   ::unlink(path.c_str());  // open, the file stays readable; nothing is left behind
   std::string error;
   if (source.ok()) {
-    PgnReader reader(*std::move(source), ReaderOptionsFor(job->state.options()));
+    PgnReader reader(*std::move(source), wire::ReaderOptionsFor(job->state.options()));
     Rule(
         options,
         [&](RawGame* game) {

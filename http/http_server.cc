@@ -11,7 +11,6 @@
 #include "absl/strings/str_cat.h"
 #include "common/serving.h"
 #include "core/io/byte_source.h"
-#include "core/pgn/variant.h"
 #include "core/render/json.h"
 #include "core/render/tablebase_json.h"
 #include "core/render/verdict_output.h"
@@ -217,14 +216,6 @@ absl::StatusOr<std::string> ReadBody(const httplib::ContentReader& reader, int64
   return body;
 }
 
-// The games of a PGN (or .pgn.zst) body, read as `arbiter verify` reads a
-// file.
-PgnReaderOptions ReaderOptionsFor(const v1::SearchOptions& options) {
-  PgnReaderOptions read_options;
-  read_options.keep_comments = false;
-  if (options.rules() == v1::RULESET_CHESS99) read_options.untagged_variant = kChess99Variant;
-  return read_options;
-}
 
 }  // namespace
 
@@ -284,7 +275,7 @@ struct HttpServer::Impl {
     Backend& b = backend;
     auto run = [&b, options = *options, body = std::make_shared<std::string>(*std::move(body))](
                    const VerdictSink& deliver) {
-      PgnReader games(ByteSource::FromString(std::move(*body)), ReaderOptionsFor(options));
+      PgnReader games(ByteSource::FromString(std::move(*body)), wire::ReaderOptionsFor(options));
       absl::Status s = b.Verify(
           options, [&](RawGame* game) { return games.Next(game); }, deliver);
       if (s.ok() && !games.input_error().ok())
