@@ -104,6 +104,22 @@ function reportHttpError(response, message) {
   }
 }
 
+// True (after saying so) when the server refuses this page's token: asked
+// with a cheap call, before a file is sent and when a sending failed. A
+// server that refuses a request may answer before reading its body and
+// close the connection, which the browser then reports as a failed fetch
+// rather than as the 401.
+async function tokenRefused() {
+  try {
+    const response = await fetch('/v1/jobs?limit=1', { headers: requestHeaders() });
+    if (response.status !== 401) return false;
+    reportHttpError(response, await errorOf(response));
+    return true;
+  } catch (_) {
+    return false;
+  }
+}
+
 function progress({ visible, text, value, max }) {
   const box = $('progress');
   if (visible !== undefined) box.hidden = !visible;
@@ -277,6 +293,11 @@ async function verify({ body, name, size, contentType, estimate, showAll }) {
   let summary = null;
   let failure = null;
   let response;
+  if (body instanceof Blob && await tokenRefused()) {
+    progress({ visible: false });
+    if (state.controller === controller) state.controller = null;
+    return;
+  }
   try {
     response = await fetch(`/v1/verify${query(searchOptions())}`, {
       method: 'POST', body, headers: requestHeaders({ 'Content-Type': contentType }), signal: controller.signal,
@@ -320,6 +341,10 @@ async function verify({ body, name, size, contentType, estimate, showAll }) {
   } catch (err) {
     if (err.name === 'AbortError') {
       failure = 'stopped';
+    } else if (!state.verdicts.length && await tokenRefused()) {
+      progress({ visible: false });
+      if (state.controller === controller) state.controller = null;
+      return;
     } else {
       failure = `the connection failed: ${err.message}`;
     }

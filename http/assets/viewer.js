@@ -57,7 +57,11 @@ export function createViewer({ fen, chess960 = false, caption = '', lines = [] }
   const problem = el('p', { class: 'line-problem', hidden: true });
 
   if (usable.length > 1) side.append(choice);
-  if (usable.length) side.append(el('p', { class: 'line-title', id: `${id}-title` }), stepper, list, problem);
+  if (usable.length) {
+    svg.setAttribute('aria-keyshortcuts', 'ArrowLeft ArrowRight Home End');
+    side.append(el('p', { class: 'line-title', id: `${id}-title` }), stepper,
+      el('p', { class: 'hint keys', text: 'Keys: ← and → step, Home and End jump.' }), list, problem);
+  }
   side.append(status, flip);
 
   function show(index) {

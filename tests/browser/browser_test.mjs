@@ -692,6 +692,11 @@ test('an access token: asked for on 401, kept in session storage, sent as a Bear
     const authorizations = [];
     page.on('request', (r) => { if (r.url().includes('/v1/')) authorizations.push(r.headers().authorization || ''); });
     await page.goto(`${base}/`);
+    // A file is not sent while the token is missing.
+    await (await page.$('#file')).uploadFile(smallFile);
+    await page.waitForSelector('#error:not([hidden])');
+    assert.match(await text(page, '#error'), /needs an access token, and none was given/);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'token', 'the focus goes to the token field');
     await rule(page, KQK);
     await page.waitForSelector('#error:not([hidden])');
     assert.match(await text(page, '#error'), /needs an access token, and none was given/);
@@ -701,7 +706,7 @@ test('an access token: asked for on 401, kept in session storage, sent as a Bear
     assert.equal(await page.evaluate(() => sessionStorage.getItem('arbiter.token')), token);
     await page.click('#rule-text');
     await page.waitForSelector('#single article[data-kind="assessment"]');
-    assert.deepEqual(authorizations, ['', `Bearer ${token}`]);
+    assert.deepEqual(authorizations, ['', '', `Bearer ${token}`]);
     // Kept for the tab: a reload still has it.
     await page.reload();
     assert.equal(await page.$eval('#token', (e) => e.value), token);
