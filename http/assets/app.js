@@ -248,26 +248,33 @@ async function analyze(fen) {
   state.controller = controller;
   setStatus('Analysing the position…');
   const params = { fen, chess960: $('opt-chess960').checked ? 'true' : undefined, ...searchOptions() };
-  let response;
+  let assessment;
   try {
-    response = await fetch(`/v1/analyze${query(params)}`, { headers: requestHeaders(), signal: controller.signal });
+    const response = await fetch(`/v1/analyze${query(params)}`, { headers: requestHeaders(), signal: controller.signal });
+    if (!response.ok) {
+      reportHttpError(response, await errorOf(response));
+      return;
+    }
+    assessment = await response.json();
   } catch (err) {
-    if (err.name === 'AbortError') return;
+    if (err.name === 'AbortError') return;  // a newer request replaced this one
     showError(`The server could not be reached: ${err.message}`);
     setStatus('The position was not analysed.');
     return;
+  } finally {
+    if (state.controller === controller) state.controller = null;
   }
-  if (!response.ok) {
-    reportHttpError(response, await errorOf(response));
-    return;
-  }
-  const assessment = await response.json();
-  state.controller = null;
   const article = renderAssessment(assessment, { level: 3 });
   $('single').replaceChildren(article);
-  const viewer = article.querySelector('.viewer');
-  state.singleViewerKey = viewer ? viewer : null;
+  state.singleViewerKey = article.querySelector('.viewer');
   setStatus(`Analysed: ${summaryOfAssessment(assessment)}`);
+  revealResults();
+}
+
+// Brings the rulings into view when they start below the screen (a phone).
+function revealResults() {
+  const heading = $('results-heading');
+  if (heading.getBoundingClientRect().top > window.innerHeight * 0.8) heading.scrollIntoView({ block: 'start' });
 }
 
 function summaryOfAssessment(a) {
@@ -316,6 +323,7 @@ async function verify({ body, name, size, contentType, estimate, showAll }) {
     update();
     setStatus(`Ruling ${name}…`);
     $('games').hidden = false;
+    revealResults();
     let lastUpdate = 0;
     await readLines(response.body, (line) => {
       let record;
@@ -436,11 +444,15 @@ function queueRender() {
   });
 }
 
+// A changed filter: the rows again, and their count said to screen readers
+// (the count that grows while a file streams is not said, or it would be
+// said over and over).
 function refilter() {
   state.matches = [];
   state.verdicts.forEach((v, i) => { if (matches(v)) state.matches.push(i); });
   state.limit = PAGE_ROWS;
   renderTable(true);
+  $('filter-announce').textContent = $('games-count').textContent;
 }
 
 function row(v, index) {
