@@ -13,7 +13,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +55,9 @@ for (const f of [smallFile, lichessFile])
   if (!existsSync(f))
     fail(`the shared game record ${f} is missing: set $ARBITER_SHARED to the folder holding games/ (by default ../shared beside the source tree)`);
 
+// This run's screenshots only: the last run's are removed.
 mkdirSync(screenshots, { recursive: true });
+for (const f of readdirSync(screenshots)) if (f.endsWith('.png')) rmSync(join(screenshots, f));
 const work = mkdtempSync(join(tmpdir(), 'arbiter-browser-test-'));
 
 // ---- The server and the command-line reference.
@@ -333,6 +335,47 @@ test('stepping through the mating line moves the pieces (buttons and arrow keys)
   await closePage(page);
 });
 
+test('SAN beside UCI: line_san and winner_line_san label the moves when present', async () => {
+  // The server's answers with SAN fields set (made-up spellings, so that the
+  // labels show which field they came from): the page must prefer them.
+  const san = (line) => line.map((m) => `S${m.toUpperCase()}`);
+  const page = await openPage();
+  await page.setRequestInterception(true);
+  page.on('request', async (request) => {
+    const url = request.url();
+    if (!url.includes('/v1/analyze') && !url.includes('/v1/verify')) return request.continue();
+    const response = await fetch(url, { method: request.method(), body: request.postData(), headers: request.headers() });
+    let body = await response.text();
+    if (url.includes('/v1/analyze')) {
+      const a = JSON.parse(body);
+      for (const side of [a.white, a.black]) if (side && side.line) side.line_san = san(side.line);
+      body = JSON.stringify(a);
+    } else {
+      body = body.split('\n').filter((l) => l).map((l) => {
+        const v = JSON.parse(l);
+        if (v.winner_line) v.winner_line_san = san(v.winner_line);
+        return JSON.stringify(v);
+      }).join('\n') + '\n';
+    }
+    request.respond({ status: response.status, contentType: response.headers.get('content-type'), body });
+  });
+  await page.goto(`${origin}/`);
+  await rule(page, KQK);
+  await page.waitForSelector('#single .stepper');
+  const line = (await apiAnalyze(KQK)).white.line;
+  let labels = await page.$$eval('.moves button', (bs) => bs.map((b) => b.textContent));
+  assert.deepEqual(labels.map((l) => l.split(' ').pop()), san(line));
+  assert.doesNotMatch(await text(page, '#single .line-title'), /UCI/);
+  await rule(page, readFileSync(fewGames, 'utf8'));
+  await waitForSummary(page, 60_000);
+  await page.click('#games-table tr[data-game="3"] button');
+  await page.waitForSelector('dialog[open] .stepper');
+  labels = await page.$$eval('dialog .moves button', (bs) => bs.map((b) => b.textContent));
+  assert.deepEqual(labels.map((l) => l.split(' ').pop()), san((await reference.few).verdicts[2].winner.line));
+  await page.keyboard.press('Escape');
+  await closePage(page);
+});
+
 test('the move applier: castling (standard and Chess960), en passant, promotion', async () => {
   const page = await openPage();
   await page.goto(`${origin}/`);
@@ -466,6 +509,46 @@ test('a .pgn.zst file (otb_kasparov_2128): progress, then the summary of arbiter
   assert.equal(await page.$eval('#progress', (e) => e.hidden), true, 'the progress indicator goes away');
   assert.match(await text(page, '#status'), new RegExp(`Ruled ${cli.games.toLocaleString('en')} games of otb_kasparov_2128.pgn.zst`));
   await shot(page, '07-upload-summary');
+  await closePage(page);
+});
+
+test('a .pgn file dropped on the page is ruled, its games counted beforehand', async () => {
+  const page = await openPage();
+  await page.goto(`${origin}/`);
+  await page.evaluate(() => {
+    window.progressSeen = [];
+    new MutationObserver(() => window.progressSeen.push(document.getElementById('progress-text').textContent))
+      .observe(document.getElementById('progress'), { subtree: true, childList: true, characterData: true });
+  });
+  await page.evaluate((pgn) => {
+    const data = new DataTransfer();
+    data.items.add(new File([pgn], 'dropped.pgn', { type: 'application/x-chess-pgn' }));
+    const zone = document.getElementById('drop-zone');
+    zone.dispatchEvent(new DragEvent('dragenter', { dataTransfer: data, bubbles: true }));
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, readFileSync(fewGames, 'utf8'));
+  await waitForSummary(page, 60_000);
+  assertSameSummary(await pageSummary(page), (await reference.few).summary);
+  const seen = await page.evaluate(() => window.progressSeen);
+  assert.ok(seen.some((t) => /Ruled \d+ of about 4 games/.test(t)), `a plain PGN's games are counted: ${seen}`);
+  assert.equal(await page.$eval('#drop-zone', (z) => z.classList.contains('dragging')), false);
+  assert.match(await text(page, '#status'), /Ruled 4 games of dropped\.pgn/);
+  await closePage(page);
+});
+
+test('Stop ends the run of a file part-way, and says how far it got', { timeout: 300_000 }, async () => {
+  const page = await openPage();
+  await page.goto(`${origin}/`);
+  await (await page.$('#file')).uploadFile(lichessFile);
+  await page.waitForFunction(() => /Ruled [1-9][\d,]* game/.test(document.getElementById('progress-text').textContent),
+    { timeout: 240_000, polling: 50 });
+  await page.click('#stop');
+  await page.waitForFunction(() => /^Stopped after/.test(document.getElementById('status').textContent), { timeout: 30_000 });
+  assert.equal(await page.$eval('#progress', (e) => e.hidden), true);
+  assert.equal(await page.$eval('#error', (e) => e.hidden), true, 'stopping is not an error');
+  const stoppedAt = Number((await text(page, '#status')).match(/Stopped after ([\d,]+)/)[1].replace(/,/g, ''));
+  assert.ok(stoppedAt > 0 && stoppedAt < 37221, `stopped after ${stoppedAt} games`);
   await closePage(page);
 });
 
