@@ -79,8 +79,11 @@ export function createViewer({ fen, chess960 = false, caption = '', lines = [] }
       if (i === ply - 1) b.setAttribute('aria-current', 'step');
       else b.removeAttribute('aria-current');
     });
-    first.disabled = back.disabled = ply === 0;
-    next.disabled = last.disabled = ply >= positions.length - 1;
+    // aria-disabled rather than disabled: a disabled button would drop the
+    // keyboard focus (End pressed at the end); showing an out-of-range ply
+    // is clamped anyway.
+    for (const b of [first, back]) b.setAttribute('aria-disabled', String(ply === 0));
+    for (const b of [next, last]) b.setAttribute('aria-disabled', String(ply >= positions.length - 1));
     viewer.dataset.ply = String(ply);
   }
 

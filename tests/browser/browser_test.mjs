@@ -673,6 +673,20 @@ test('keyboard only: every tab stop shows its focus; a FEN, a PGN and a ruling w
   await tabTo((f) => f.tag === 'button' && f.text === 'Next ›');
   await page.keyboard.press('Enter');
   assert.equal(await page.$eval('dialog .viewer', (v) => v.dataset.ply), '2');
+  // End at the end of the line keeps the focus on it (it is not disabled).
+  await tabTo((f) => f.tag === 'button' && f.text === 'End »');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  const end = await focusInfo();
+  assert.equal(end.text, 'End »', 'the focus stays on End');
+  end.ply = await page.$eval('dialog .viewer', (v) => v.dataset.ply);
+  assert.equal(end.ply, String(await page.$$eval('dialog .moves button', (b) => b.length)));
+  await page.keyboard.down('Shift');
+  await page.keyboard.press('Tab');
+  await page.keyboard.up('Shift');
+  await page.keyboard.press('Enter');  // Next, at the end of the line: nothing moves
+  assert.equal((await focusInfo()).text, 'Next ›');
+  assert.equal(await page.$eval('dialog .viewer', (v) => v.dataset.ply), end.ply);
   await shot(page, '13-keyboard-dialog');
   await page.keyboard.press('Escape');
   const back = await focusInfo();
