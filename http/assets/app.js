@@ -553,7 +553,7 @@ function openRuling(index, opener) {
   if (!v) return;
   state.opener = opener || document.activeElement;
   $('dialog-title').textContent = `Game ${v.game}: ${v.ruling ? `${resultName(v.ruling.ruling)} by ${ruleName(v.ruling.rule)}` : 'not read'}`;
-  const article = renderVerdict(v, { level: 3, withHeading: false });
+  const article = renderVerdict(v, { level: 2, withHeading: false });  // under the dialog's h2
   $('dialog-body').replaceChildren(article);
   state.dialogViewerKey = article.querySelector('.viewer');
   dialog.showModal();

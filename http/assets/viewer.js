@@ -79,6 +79,14 @@ export function createViewer({ fen, chess960 = false, caption = '', lines = [] }
       if (i === ply - 1) b.setAttribute('aria-current', 'step');
       else b.removeAttribute('aria-current');
     });
+    // The current move in view within the list (which scrolls on its own,
+    // without moving the page).
+    const item = list.children[ply - 1];
+    if (item) {
+      const box = list.getBoundingClientRect(), at = item.getBoundingClientRect();
+      if (at.top < box.top) list.scrollTop -= box.top - at.top;
+      else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+    }
     // aria-disabled rather than disabled: a disabled button would drop the
     // keyboard focus (End pressed at the end); showing an out-of-range ply
     // is clamped anyway.
