@@ -288,6 +288,9 @@ test('a FEN (K+Q v K): White can mate with a line, Black cannot (proof: material
   assert.equal(await pieceAt(page, 'e1'), 'K');
   assert.equal(await pieceAt(page, 'h1'), 'Q');
   assert.equal(await pieceAt(page, 'e3'), 'k');
+  // The board speaks: its accessible name lists the men.
+  assert.match(await page.$eval('#single svg.board', (b) => b.getAttribute('aria-label')),
+    /White: king e1, queen h1\. Black: king e3\. White to move\./);
   await shot(page, '02-fen-verdict');
   await closePage(page);
 });
@@ -722,7 +725,7 @@ test('a phone, 360 px wide: no sideways scrolling, the board fits, the dialog fi
   await closePage(page);
 });
 
-test('text contrast is at least 4.5:1 (3:1 for large text) on a page full of rulings', async () => {
+test('text contrast is at least 4.5:1 (3:1 for large text), and headings nest, on a page full of rulings', async () => {
   const page = await openPage();
   await page.goto(`${origin}/`);
   await rule(page, readFileSync(fewGames, 'utf8'));
@@ -766,11 +769,26 @@ test('text contrast is at least 4.5:1 (3:1 for large text) on a page full of rul
     }
     return { failures, checked };
   });
+  // Headings go down one level at a time (h1, h2, h3...), on the page and
+  // in the dialog (whose title is an h2).
+  const headingSkips = (rootSelector, start) => page.$$eval(`${rootSelector} :is(h1, h2, h3, h4, h5, h6)`, (hs, first) => {
+    const skips = [];
+    let previous = first;
+    for (const h of hs) {
+      if (!h.getClientRects().length) continue;
+      const level = Number(h.tagName[1]);
+      if (level > previous + 1) skips.push(`${h.tagName} "${h.textContent}" after h${previous}`);
+      previous = level;
+    }
+    return skips;
+  }, start);
+  assert.deepEqual(await headingSkips('body', 0), []);
   const pageResult = await checkContrast();
   assert.ok(pageResult.checked > 40, `checked ${pageResult.checked} elements`);
   assert.deepEqual(pageResult.failures, []);
   await page.click('#games-table tr[data-game="4"] button');
   await page.waitForSelector('dialog[open] svg.board');
+  assert.deepEqual(await headingSkips('dialog[open]', 1), []);
   const dialogResult = await checkContrast();
   assert.deepEqual(dialogResult.failures, []);
   await closePage(page);
