@@ -18,8 +18,8 @@ const state = {
   limit: PAGE_ROWS,
   renderQueued: false,
   opener: null,       // the element that opened the dialog
-  dialogViewerKey: null,
-  singleViewerKey: null,
+  dialogViewer: null,  // the .viewer the arrow keys step: the dialog's,
+  singleViewer: null,  // or the one ruling on the page
 };
 
 const number = (n) => Number(n).toLocaleString('en');
@@ -144,7 +144,7 @@ function resetResults() {
   state.matches = [];
   state.shown = 0;
   state.limit = PAGE_ROWS;
-  state.singleViewerKey = null;
+  state.singleViewer = null;
   clearError();
   $('single').replaceChildren();
   $('summary').hidden = true;
@@ -211,7 +211,11 @@ async function startFile(file) {
   verify({ body: file, name: file.name, size: file.size, contentType: file.type || 'application/octet-stream', estimate, showAll: false });
 }
 
-$('file').addEventListener('change', () => startFile($('file').files[0]));
+$('file').addEventListener('change', () => {
+  const file = $('file').files[0];
+  $('file').value = '';  // so that choosing the same file again rules it again
+  startFile(file);
+});
 
 // Dropping a file anywhere on the page rules it; the drop zone lights up.
 const dropZone = $('drop-zone');
@@ -266,7 +270,7 @@ async function analyze(fen) {
   }
   const article = renderAssessment(assessment, { level: 3 });
   $('single').replaceChildren(article);
-  state.singleViewerKey = article.querySelector('.viewer');
+  state.singleViewer = article.querySelector('.viewer');
   setStatus(`Analysed: ${summaryOfAssessment(assessment)}`);
   revealResults();
 }
@@ -395,7 +399,7 @@ async function readLines(stream, onLine) {
 function showSingle(verdict) {
   const article = renderVerdict(verdict, { level: 3 });
   $('single').replaceChildren(article);
-  state.singleViewerKey = article.querySelector('.viewer');
+  state.singleViewer = article.querySelector('.viewer');
 }
 
 // ---- The games table.
@@ -555,7 +559,7 @@ function openRuling(index, opener) {
   $('dialog-title').textContent = `Game ${v.game}: ${v.ruling ? `${resultName(v.ruling.ruling)} by ${ruleName(v.ruling.rule)}` : 'not read'}`;
   const article = renderVerdict(v, { level: 2, withHeading: false });  // under the dialog's h2
   $('dialog-body').replaceChildren(article);
-  state.dialogViewerKey = article.querySelector('.viewer');
+  state.dialogViewer = article.querySelector('.viewer');
   dialog.showModal();
   $('dialog-title').focus();
 }
@@ -564,14 +568,14 @@ dialog.addEventListener('click', (event) => {
   if (event.target === dialog) dialog.close();  // a click on the backdrop
 });
 dialog.addEventListener('close', () => {
-  state.dialogViewerKey = null;
+  state.dialogViewer = null;
   if (state.opener && state.opener.isConnected) state.opener.focus();
 });
 
 // Arrow keys step the line of the ruling in view: the dialog's when it is
 // open, else the one on the page (unless the focus is in a text field).
 document.addEventListener('keydown', (event) => {
-  const viewer = dialog.open ? state.dialogViewerKey : state.singleViewerKey;
+  const viewer = dialog.open ? state.dialogViewer : state.singleViewer;
   if (!viewer || !viewer.isConnected) return;
   if (viewer.contains(event.target)) return;  // the viewer handled it
   if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(event.key)) return;
