@@ -73,9 +73,9 @@ function heading(level, text, attributes = {}) {
   return el(`h${level}`, { text, ...attributes });
 }
 
-function viewerFor(fen, chess960, caption, lines) {
+function viewerFor(fen, chess960, caption, lines, startName) {
   try {
-    return createViewer({ fen, chess960, caption, lines }).element;
+    return createViewer({ fen, chess960, caption, lines, startName }).element;
   } catch (err) {
     return el('p', { class: 'line-problem', text: `The board cannot be drawn: ${err.message}` });
   }
@@ -107,7 +107,7 @@ export function renderAssessment(a, { level = 3 } = {}) {
       lines.push({ label: `${name}'s mating line`, uci: ability.line, san: ability.line_san });
   }
   const grid = el('div', { class: 'ruling-grid' });
-  grid.append(viewerFor(a.fen, a.chess960, a.fen, lines));
+  grid.append(viewerFor(a.fen, a.chess960, a.fen, lines, 'The position'));
   const claims = a.claims || {};
   const claimText = [];
   if (claims.threefold_now) claimText.push('threefold repetition can be claimed now (9.2.2)');
@@ -169,7 +169,8 @@ export function renderVerdict(v, { level = 3, withHeading = true } = {}) {
       el('p', { class: 'hint', text: 'Chess 99 boards (9 × 9) are not drawn on this page.' })));
   } else if (v.end_fen) {
     const ply = r.ended_at_ply !== undefined ? r.ended_at_ply : v.plies;
-    grid.append(viewerFor(v.end_fen, false, `Where the game was ruled (after ply ${ply}): ${v.end_fen}`, lines));
+    grid.append(viewerFor(v.end_fen, false, `Where the game was ruled (after ply ${ply}): ${v.end_fen}`, lines,
+      'The ruled position'));
   }
   const ending = r.declared_ending || {};
   const flag = color(r.flag_fallen_by);

@@ -15,9 +15,10 @@ function moveLabels(start, moves) {
   });
 }
 
-// options: {fen, chess960, caption, lines: [{label, uci: [...], san: [...]|undefined}]}
+// options: {fen, chess960, caption, startName ("The position", "The ruled
+// position"), lines: [{label, uci: [...], san: [...]|undefined}]}
 // Returns {element, handleKey(event) -> bool}.
-export function createViewer({ fen, chess960 = false, caption = '', lines = [] }) {
+export function createViewer({ fen, chess960 = false, caption = '', startName = 'The position', lines = [] }) {
   const id = `viewer-${(nextId += 1)}`;
   const start = parseFen(fen);
   const viewer = el('div', { class: 'viewer' });
@@ -46,7 +47,7 @@ export function createViewer({ fen, chess960 = false, caption = '', lines = [] }
   const button = (text, label, keys) => el('button', {
     type: 'button', text, 'aria-label': label, 'aria-keyshortcuts': keys, 'aria-controls': `${id}-board`,
   });
-  const first = button('« Start', 'Start: the ruled position', 'Home');
+  const first = button('« Start', `Start: ${startName.toLowerCase()}`, 'Home');
   const back = button('‹ Back', 'Back one move', 'ArrowLeft');
   const next = button('Next ›', 'Next move', 'ArrowRight');
   const last = button('End »', 'End of the line', 'End');
@@ -71,7 +72,7 @@ export function createViewer({ fen, chess960 = false, caption = '', lines = [] }
     drawBoard(svg, position, { flipped, from: move.from, to: move.to });
     const labels = line ? line.labels : [];
     let where;
-    if (ply === 0) where = line ? 'The ruled position, before the line' : 'The ruled position';
+    if (ply === 0) where = line ? `${startName}, before the line` : startName;
     else where = `After ${labels[ply - 1].full} (move ${ply} of ${labels.length})`;
     svg.setAttribute('aria-label', `${where}. ${describePosition(position)}`);
     status.textContent = ply === 0 ? where + '.' : `${where}${ply === labels.length && line.mates ? ': checkmate' : ''}.`;
