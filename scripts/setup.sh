@@ -14,6 +14,7 @@ PACKAGES=(
   clang clang-format libclang-rt-14-dev
   stockfish fathom pgn-extract python3-yaml
   python3-grpcio python3-protobuf  # clients/python and its test
+  chromium                         # tests/browser
 )
 
 missing=()
@@ -28,9 +29,11 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# Node.js and the pinned JavaScript reference libraries (chessops, chess.js)
-# for tests/js_diff_test.cc. Debian's nodejs/npm only when no node exists: a
-# NodeSource node conflicts with Debian's npm package.
+# Node.js and the pinned JavaScript packages: the reference libraries
+# (chessops, chess.js) for tests/js_diff_test.cc, and puppeteer-core, which
+# drives Chromium for tests/browser/browser_test.mjs. Debian's nodejs/npm
+# only when no node exists: a NodeSource node conflicts with Debian's npm
+# package.
 if ! command -v node >/dev/null 2>&1; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -40,10 +43,12 @@ if ! command -v node >/dev/null 2>&1; then
 fi
 # npm ci writes node_modules/.package-lock.json; a newer package-lock.json
 # (changed pins) means the install is stale.
-if [ ! -f tests/js/node_modules/.package-lock.json ] ||
-  [ tests/js/package-lock.json -nt tests/js/node_modules/.package-lock.json ]; then
-  npm ci --prefix tests/js --no-audit --no-fund
-fi
+for dir in tests/js tests/browser; do
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+    [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    npm ci --prefix "$dir" --no-audit --no-fund
+  fi
+done
 
 BUILD_DIR=${BUILD_DIR:-build}
 export CCACHE_BASEDIR="$PWD"

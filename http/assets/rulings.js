@@ -1,0 +1,214 @@
+// One ruling as the page shows it: an Assessment (GET /v1/analyze) or a
+// GameVerdict (a line of POST /v1/verify), with its board, its facts and
+// its evidence. Field names are the .proto's (proto/arbiter/v1/verdict.proto).
+import { el } from './dom.js';
+import {
+  ENDING_KIND, FLAG_EVIDENCE, STATUS, TABLEBASE, color, proofName, resultName, ruleName, words,
+} from './labels.js';
+import { createViewer } from './viewer.js';
+
+const yesNo = (b) => (b ? 'yes' : 'no');
+
+function fideArticle(article) {
+  return article ? `FIDE Laws, Article ${article}` : '';
+}
+
+// A <dl> from [term, description (string or Node), attributes?] rows;
+// rows with an empty description are left out.
+function facts(rows, className = 'facts') {
+  const dl = el('dl', { class: className });
+  for (const [term, description, attributes = {}] of rows) {
+    if (description === undefined || description === null || description === '') continue;
+    dl.append(el('div', { class: 'fact', ...attributes }, el('dt', { text: term }),
+      el('dd', {}, description instanceof Node ? description : String(description))));
+  }
+  return dl;
+}
+
+// "Yes: a line of 7 moves mates" / "No. Proof: material (...)" / "Unknown".
+// `lineLength`: the moves of the line shown on the board, when it is not
+// the ability's own (a verdict's winner_line).
+function mateAbilityNode(ability, sideName, lineLength) {
+  const answer = ability && ability.answer;
+  const span = el('span', { class: 'mate-ability', 'data-answer': answer || '' });
+  if (answer === 'CAN_MATE_YES') {
+    const n = lineLength !== undefined ? lineLength : (ability.line || []).length;
+    span.append(el('strong', { class: 'answer yes', text: 'Can mate' }),
+      n ? `: a line of ${n} move${n === 1 ? '' : 's'} ends in checkmate (step through it on the board).`
+        : '.');
+  } else if (answer === 'CAN_MATE_NO') {
+    span.dataset.proof = ability.proof || '';
+    span.append(el('strong', { class: 'answer no', text: 'Cannot mate' }), '. Proof: ',
+      el('strong', { class: 'proof', text: words(ability.proof) || 'not named' }),
+      ability.proof ? ` (${proofName(ability.proof)}).` : '.');
+  } else if (answer === 'CAN_MATE_UNKNOWN') {
+    span.append(el('strong', { class: 'answer unknown', text: 'Unknown' }),
+      ': the search budget ran out before a line or a proof was found.');
+  } else {
+    span.append(`Not asked about ${sideName}.`);
+  }
+  return span;
+}
+
+function tablebaseNode(probe) {
+  if (!probe) return null;
+  if (!probe.root) return `Not covered${probe.not_covered ? `: ${probe.not_covered}` : ''}.`;
+  const root = probe.root;
+  const side = color(probe.side_to_move) || 'the side to move';
+  const span = el('span', { class: 'tablebase', 'data-category': root.category || '' });
+  span.append(el('strong', { text: TABLEBASE[root.category] || words(root.category) }),
+    ` for ${side} (to move)`);
+  const dtz = root.precise_dtz !== undefined ? `${root.precise_dtz} (exact)` : root.dtz;
+  if (dtz !== undefined && dtz !== 0) span.append(`, DTZ ${dtz}`);
+  if (root.win_within_50 !== undefined) span.append(`; a win within the fifty-move rule: ${yesNo(root.win_within_50)}`);
+  if (root.checkmate) span.append('; checkmate');
+  if (root.stalemate) span.append('; stalemate');
+  const best = (root.moves || [])[0];
+  if (best) span.append(`; best move ${best.san || best.uci}`);
+  span.append('.');
+  return span;
+}
+
+function heading(level, text, attributes = {}) {
+  return el(`h${level}`, { text, ...attributes });
+}
+
+function viewerFor(fen, chess960, caption, lines, startName) {
+  try {
+    return createViewer({ fen, chess960, caption, lines, startName }).element;
+  } catch (err) {
+    return el('p', { class: 'line-problem', text: `The board cannot be drawn: ${err.message}` });
+  }
+}
+
+// GET /v1/analyze's answer.
+export function renderAssessment(a, { level = 3 } = {}) {
+  const article = el('article', { class: 'ruling', 'data-kind': 'assessment' });
+  article.append(heading(level, 'Position'));
+  if (a.chess99) {
+    const c = a.chess99;
+    article.append(el('p', { class: 'verdict-line', text: `Chess 99 position: ${words(c.status)}${c.section ? ` (${c.section})` : ''}.` }),
+      el('p', { class: 'fen', text: a.fen }),
+      facts([
+        ['White can win', `${words(c.white && c.white.can_win)} ${c.white && c.white.proof ? `(${c.white.proof} ${c.white.section})` : ''}`],
+        ['Black can win', `${words(c.black && c.black.can_win)} ${c.black && c.black.proof ? `(${c.black.proof} ${c.black.section})` : ''}`],
+      ]),
+      el('p', { class: 'hint', text: 'Chess 99 boards (9 × 9) are not drawn on this page.' }));
+    return article;
+  }
+  const [statusText, statusArticle] = STATUS[a.status] || [words(a.status), ''];
+  article.append(el('p', { class: 'verdict-line' },
+    el('strong', { text: statusText }), statusArticle ? ` (${fideArticle(statusArticle)}).` : '.',
+    a.dead === true ? ' The position is dead: no series of legal moves can end in checkmate (FIDE Laws, Article 5.2.2).' : ''));
+  const lines = [];
+  for (const [key, name] of [['white', 'White'], ['black', 'Black']]) {
+    const ability = a[key];
+    if (ability && ability.answer === 'CAN_MATE_YES' && (ability.line || []).length)
+      lines.push({ label: `${name}'s mating line`, uci: ability.line, san: ability.line_san });
+  }
+  const grid = el('div', { class: 'ruling-grid' });
+  grid.append(viewerFor(a.fen, a.chess960, a.fen, lines, 'The position'));
+  const claims = a.claims || {};
+  const claimText = [];
+  if (claims.threefold_now) claimText.push('threefold repetition can be claimed now (9.2.2)');
+  if ((claims.threefold_moves || []).length) claimText.push(`threefold by announcing ${claims.threefold_moves.join(', ')} (9.2.1)`);
+  if (claims.fifty_now) claimText.push('the fifty-move rule can be claimed now (9.3.2)');
+  if ((claims.fifty_moves || []).length) claimText.push(`fifty moves by announcing ${claims.fifty_moves.join(', ')} (9.3.1)`);
+  const side = el('div', { class: 'evidence' },
+    heading(level + 1, 'Can each side still mate?'),
+    facts([
+      ['White', mateAbilityNode(a.white, 'White'), { 'data-side': 'white' }],
+      ['Black', mateAbilityNode(a.black, 'Black'), { 'data-side': 'black' }],
+      ['Dead position', a.dead === undefined ? 'unknown (a budget ran out)' : yesNo(a.dead)],
+      ['Draw claims', claimText.join('; ')],
+      ['Tablebase', tablebaseNode(a.tablebase)],
+      ['Chess960', a.chess960 ? 'yes' : ''],
+    ]));
+  grid.append(side);
+  article.append(grid);
+  return article;
+}
+
+// A line of POST /v1/verify: one game's verdict.
+export function renderVerdict(v, { level = 3, withHeading = true } = {}) {
+  const article = el('article', { class: 'ruling', 'data-kind': 'verdict', 'data-game': v.game });
+  if (withHeading) article.append(heading(level, `Game ${v.game}`));
+  if (v.site) article.append(el('p', { class: 'site', text: `Site: ${v.site}` }));
+  const r = v.ruling;
+  if (!r) {
+    article.append(el('p', { class: 'verdict-line' },
+      el('span', { class: 'badge error', text: 'Not read' }),
+      ` ${v.error || 'This game has no ruling.'}`),
+    facts([
+      ['Declared result', resultName(v.declared)],
+      ['Termination tag', v.termination],
+      ['Line of the input', v.error_line && v.error_line !== '0' ? v.error_line : ''],
+    ]));
+    return article;
+  }
+  const agrees = r.agrees;
+  article.append(el('p', { class: 'verdict-line' },
+    el('span', { class: `badge ${agrees ? 'agree' : 'disagree'}`, text: agrees ? 'Agrees' : 'Disagrees' }),
+    r.certain ? '' : el('span', { class: 'badge uncertain', text: 'Uncertain' }),
+    ' Declared ', el('strong', { text: resultName(v.declared) || 'nothing' }),
+    '; ruled ', el('strong', { class: 'ruling-result', text: resultName(r.ruling) }),
+    ' by ', el('strong', { class: 'ruling-rule', 'data-rule': r.rule, text: ruleName(r.rule) }),
+    r.article ? `, ${fideArticle(r.article)}.` : '.'));
+
+  const grid = el('div', { class: 'ruling-grid' });
+  const winner = color(r.winner_side);
+  const ability = r.winner_can_mate;
+  const lines = [];
+  if ((v.winner_line || []).length)
+    lines.push({ label: `${winner || 'The winner'}'s mating line`, uci: v.winner_line, san: v.winner_line_san });
+  else if (winner && ability && (ability.line || []).length)
+    lines.push({ label: `${winner}'s mating line`, uci: ability.line, san: ability.line_san });
+  if (v.rules === 'chess99') {
+    grid.append(el('div', { class: 'viewer' },
+      el('p', { class: 'fen', text: v.end_fen }),
+      el('p', { class: 'hint', text: 'Chess 99 boards (9 × 9) are not drawn on this page.' })));
+  } else if (v.end_fen) {
+    const ply = r.ended_at_ply !== undefined ? r.ended_at_ply : v.plies;
+    grid.append(viewerFor(v.end_fen, false, `Where the game was ruled (after ply ${ply}): ${v.end_fen}`, lines,
+      'The ruled position'));
+  }
+  const ending = r.declared_ending || {};
+  const flag = color(r.flag_fallen_by);
+  const rows = [
+    ['Declared result', resultName(v.declared)],
+    ['Termination tag', v.termination],
+    ['Declared ending', ending.text ? `“${ending.text}” (${ENDING_KIND[ending.kind] || words(ending.kind)})` : ''],
+    ['Ruling', resultName(r.ruling)],
+    ['Rule', `${ruleName(r.rule)} (${r.rule})`],
+    ['FIDE article', r.article],
+    ['Certain', r.certain ? 'yes' : 'no: it rests on a mate ability the search could not settle'],
+    ['Ended at ply', r.ended_at_ply !== undefined ? `${r.ended_at_ply}${r.ended_on_board ? ', on the board' : ''}` : ''],
+    ['Plies in the record', v.plies],
+    ['Moves after the end', r.moves_after_end ? `${r.moves_after_end}${v.first_move_after_end ? `, the first ${v.first_move_after_end}` : ''}` : ''],
+    ['Flag fell for', flag ? `${flag}${FLAG_EVIDENCE[r.flag_evidence] ? ` (from ${FLAG_EVIDENCE[r.flag_evidence]})` : ''}` : ''],
+    ['Clock contradicts the result', r.clock_contradicts_result === undefined ? '' : yesNo(r.clock_contradicts_result)],
+    ['Declared grounds hold', r.declared_grounds_hold === undefined ? '' : yesNo(r.declared_grounds_hold)],
+    ['Claim grounds', (r.claim_grounds || []).join('; ')],
+    ['Detail', v.detail],
+    ['Text encoding', v.encoding ? `${v.encoding} (converted to UTF-8)` : ''],
+  ];
+  const evidence = el('div', { class: 'evidence' });
+  if (winner && ability && ability.answer && ability.answer !== 'CAN_MATE_UNSPECIFIED') {
+    evidence.append(heading(level + 1, 'Evidence'), facts([
+      [`Can ${winner} still mate?`, mateAbilityNode(ability, winner, lines.length ? lines[0].uci.length : undefined),
+        { 'data-side': winner.toLowerCase() }],
+    ]));
+  }
+  if (v.tablebase) {
+    const t = v.tablebase;
+    evidence.append(heading(level + 1, 'Tablebase'), facts([
+      ['Final position', tablebaseNode(t.probe)],
+      ['Contradicts the declared result', t.contradiction === undefined ? '' : yesNo(t.contradiction)],
+      ['Note', t.note],
+    ]));
+  }
+  evidence.append(heading(level + 1, 'Facts'), facts(rows));
+  grid.append(evidence);
+  article.append(grid);
+  return article;
+}
