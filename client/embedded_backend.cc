@@ -33,7 +33,6 @@ google::protobuf::Timestamp Now() {
           .count());
 }
 
-
 }  // namespace
 
 struct EmbeddedBackend::Job {

@@ -196,12 +196,37 @@ void Respond(httplib::Response& res, std::shared_ptr<LineStream> stream) {
       [stream](bool) { stream->Cancel(); });
 }
 
+// Bytes of a refused request's body read and dropped before the answer: a
+// client still sending when the server closes would see the connection
+// reset instead of the answer. Past this, the connection is closed unread.
+constexpr int64_t kMaxDrainBytes = int64_t(64) << 20;
+
+// Reads the request body through `reader` (which can be called once),
+// handing each piece to `take` until it returns false; the rest is read and
+// dropped, up to kMaxDrainBytes.
+void ReadAll(const httplib::ContentReader& reader,
+             const std::function<bool(const char*, size_t)>& take) {
+  bool taking = true;
+  int64_t dropped = 0;
+  reader([&](const char* data, size_t n) {
+    if (taking && take(data, n)) return true;
+    taking = false;
+    dropped += int64_t(n);
+    return dropped <= kMaxDrainBytes;
+  });
+}
+
+// A refused request's body, read and dropped.
+void Drain(const httplib::ContentReader& reader) {
+  ReadAll(reader, [](const char*, size_t) { return false; });
+}
+
 // Reads the request body through `reader`, at most `max_bytes`:
 // RESOURCE_EXHAUSTED beyond.
 absl::StatusOr<std::string> ReadBody(const httplib::ContentReader& reader, int64_t max_bytes) {
   std::string body;
   bool too_large = false;
-  reader([&](const char* data, size_t n) {
+  ReadAll(reader, [&](const char* data, size_t n) {
     if (int64_t(body.size() + n) > max_bytes) {
       too_large = true;
       return false;
@@ -215,7 +240,6 @@ absl::StatusOr<std::string> ReadBody(const httplib::ContentReader& reader, int64
                      " MB; submit a larger file as a job (POST /v1/jobs)"));
   return body;
 }
-
 
 }  // namespace
 
@@ -269,7 +293,10 @@ struct HttpServer::Impl {
   void Verify(const httplib::Request& req, httplib::Response& res,
               const httplib::ContentReader& reader) {
     absl::StatusOr<v1::SearchOptions> options = SearchOptionsFromQuery(QueryOf(req));
-    if (!options.ok()) return SendError(res, options.status());
+    if (!options.ok()) {
+      Drain(reader);
+      return SendError(res, options.status());
+    }
     absl::StatusOr<std::string> body = ReadBody(reader, config.max_verify_bytes);
     if (!body.ok()) return SendBodyError(res, body.status());
     Backend& b = backend;
@@ -290,20 +317,23 @@ struct HttpServer::Impl {
   void SubmitJob(const httplib::Request& req, httplib::Response& res,
                  const httplib::ContentReader& reader) {
     absl::StatusOr<v1::SearchOptions> search = SearchOptionsFromQuery(QueryOf(req));
-    if (!search.ok()) return SendError(res, search.status());
+    if (!search.ok()) {
+      Drain(reader);
+      return SendError(res, search.status());
+    }
     const std::string name = req.has_param("name") ? req.get_param_value("name") : "upload.pgn";
     int64_t received = 0;
     bool too_large = false;
     absl::StatusOr<v1::Job> job =
         backend.SubmitJob(name, *search, [&](const std::function<bool(std::string_view)>& write) {
-          return reader([&](const char* data, size_t n) {
+          bool complete = true;
+          ReadAll(reader, [&](const char* data, size_t n) {
             received += int64_t(n);
-            if (received > config.max_job_bytes) {
-              too_large = true;
-              return false;
-            }
-            return write(std::string_view(data, n));
+            if (received > config.max_job_bytes) too_large = true;
+            complete = !too_large && write(std::string_view(data, n));
+            return complete;
           });
+          return complete;
         });
     if (too_large)
       return SendBodyError(res, absl::ResourceExhaustedError(absl::StrCat(
@@ -336,7 +366,7 @@ struct HttpServer::Impl {
     });
     s.Post("/v1/analyze", [this](const httplib::Request& req, httplib::Response& res,
                                  const httplib::ContentReader& reader) {
-      if (!Authorized(req, res)) return;
+      if (!Authorized(req, res)) return Drain(reader);
       absl::StatusOr<std::string> body = ReadBody(reader, 1 << 20);
       if (!body.ok()) return SendBodyError(res, body.status());
       v1::AnalyzeRequest request;
@@ -351,12 +381,12 @@ struct HttpServer::Impl {
     });
     s.Post("/v1/verify", [this](const httplib::Request& req, httplib::Response& res,
                                 const httplib::ContentReader& reader) {
-      if (!Authorized(req, res)) return;
+      if (!Authorized(req, res)) return Drain(reader);
       Verify(req, res, reader);
     });
     s.Post("/v1/jobs", [this](const httplib::Request& req, httplib::Response& res,
                               const httplib::ContentReader& reader) {
-      if (!Authorized(req, res)) return;
+      if (!Authorized(req, res)) return Drain(reader);
       SubmitJob(req, res, reader);
     });
     s.Get("/v1/jobs", [this](const httplib::Request& req, httplib::Response& res) {

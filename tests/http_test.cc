@@ -259,8 +259,8 @@ TEST_F(Http, BadInputGetsAClearError) {
               "the body (an AnalyzeRequest as JSON)");
   ExpectError(http.Post("/v1/analyze", "{\"fen\": \"x\", \"colour\": 1}", "application/json"), 400,
               "INVALID_ARGUMENT", "colour");
-  ExpectError(http.Post("/v1/verify?rules=go", "", "text/plain"), 400, "INVALID_ARGUMENT",
-              "query parameter rules");
+  ExpectError(http.Post("/v1/verify?rules=go", std::string(3 << 20, ' '), "text/plain"), 400,
+              "INVALID_ARGUMENT", "query parameter rules");
   // A run refused before its first verdict answers with the error's status.
   ExpectError(http.Post("/v1/verify?tablebase=true", ReadFile(kSample), "text/plain"), 400,
               "FAILED_PRECONDITION", "no Syzygy tables");
@@ -369,6 +369,14 @@ TEST_F(Http, TokensAndTls) {
     }
     ExpectError(https.Get(analyze.c_str(), {{"Authorization", "Bearer not-the-token"}}), 401,
                 "UNAUTHENTICATED", "bearer token");
+    // A refused upload still gets its answer (the body is read, not cut off
+    // by a reset), whatever its size.
+    for (const size_t bytes : {size_t(300) << 10, size_t(11) << 20}) {
+      ExpectError(https.Post("/v1/verify", std::string(bytes, ' '), "text/plain"), 401,
+                  "UNAUTHENTICATED", "bearer token");
+      ExpectError(https.Post("/v1/jobs", std::string(bytes, ' '), "text/plain"), 401,
+                  "UNAUTHENTICATED", "bearer token");
+    }
     auto good = https.Get(analyze.c_str(), {{"Authorization", "Bearer " + token}});
     ASSERT_TRUE(good) << httplib::to_string(good.error());
     EXPECT_EQ(good->status, 200) << good->body;
