@@ -312,5 +312,39 @@ TEST(ReportPgn, WritesTheRecordBackWithTheRulingAtTheRuledPly) {
   EXPECT_EQ(back[0].result_token, "*");
 }
 
+// Chess 99 records: no chess reader reads their moves, so they go into a
+// comment, in their own notation, with the ruling after them; the board is
+// not drawn, the FEN-9 is shown as text.
+TEST(ReportPgn, Chess99MovesStayInTheirNotation) {
+  absl::StatusOr<std::unique_ptr<ByteSource>> source =
+      ByteSource::Open(std::string(ARBITER_SOURCE_DIR) + "/examples/chess99_games.pgn");
+  ASSERT_TRUE(source.ok());
+  PgnReader reader(*std::move(source), PgnReaderOptions{.keep_comments = false});
+  ReplayedGame scratch;
+  DisputeReport report("chess99_games.pgn");
+  int disputed = 0;
+  for (RawGame g; reader.Next(&g);) {
+    const GameVerdict v = Verdict(g);
+    ASSERT_EQ(v.rules, Ruleset::kChess99);
+    report.Add(v, g);
+    if (!DisputesOf(v).any()) continue;
+    ++disputed;
+    const std::string pgn = Flat(AnnotatedPgn(v, g, &scratch));
+    EXPECT_PRED_FORMAT2(Contains, pgn, "{Arbiter: the record's moves, in Chess 99 notation: ");
+    EXPECT_PRED_FORMAT2(Contains, pgn, "} {" + ArbiterComment(v) + "}");
+    const std::vector<RawGame> back = ReadAll(pgn);
+    ASSERT_EQ(back.size(), 1u);
+    EXPECT_TRUE(back[0].error.ok()) << back[0].error;
+    EXPECT_EQ(back[0].result_token, g.result_token);
+  }
+  EXPECT_GE(disputed, 1);
+  const std::string page = report.Html();
+  EXPECT_EQ(Count(page, "class=\"board\""), 0u);
+  EXPECT_PRED_FORMAT2(Contains, page, "(Chess 99, FEN-9)");
+  EXPECT_PRED_FORMAT2(Contains, page,
+                      "(Chess 99 D4 \xC2\xA7"
+                      "5.1)");
+}
+
 }  // namespace
 }  // namespace arbiter

@@ -1,6 +1,7 @@
 #include "core/render/annotated_pgn.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 #include "absl/strings/ascii.h"
@@ -163,8 +164,12 @@ std::string AnnotatedPgn(const GameVerdict& v, const RawGame& record, ReplayedGa
     start = MoveNumberOfFen(*fen);
   }
   // The ruled ply: where the game ended, else after the last playable move.
-  size_t at = playable;
-  if (v.ruling && v.ruling->ended_at_ply) at = std::min(playable, size_t(*v.ruling->ended_at_ply));
+  // A Chess 99 game's moves are no chess PGN reader's: they go into a
+  // comment, and the ruling after them.
+  const bool chess99 = v.rules == Ruleset::kChess99;
+  size_t at = chess99 ? SIZE_MAX : playable;
+  if (!chess99 && v.ruling && v.ruling->ended_at_ply)
+    at = std::min(playable, size_t(*v.ruling->ended_at_ply));
 
   Movetext text;
   // Black's move takes its number ("12...") first and after a comment, as
@@ -187,11 +192,13 @@ std::string AnnotatedPgn(const GameVerdict& v, const RawGame& record, ReplayedGa
   if (playable < record.moves.size()) {
     std::vector<std::string> rest;
     for (size_t i = playable; i < record.moves.size(); ++i) rest.push_back(record.moves[i].san);
-    text.Comment(absl::StrCat(replayed ? "Arbiter: the record goes on with moves that cannot be "
-                                         "played here: "
-                                       : "Arbiter: the record's moves, which it could not replay: ",
-                              NumberedSan(rest, MoveNumberAfter(start, int(playable)))));
+    text.Comment(absl::StrCat(
+        chess99    ? "Arbiter: the record's moves, in Chess 99 notation: "
+        : replayed ? "Arbiter: the record goes on with moves that cannot be played here: "
+                   : "Arbiter: the record's moves, which it could not replay: ",
+        NumberedSan(rest, MoveNumberAfter(start, int(playable)))));
   }
+  if (chess99) text.Comment(ArbiterComment(v));
   if (HoldsWords(record.closing_comment)) text.Comment(record.closing_comment);
   // The result the record declared, as its token (or its tag) wrote it.
   std::string result = "*";
