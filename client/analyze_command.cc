@@ -23,6 +23,7 @@
 #include "core/render/chess99_report.h"
 #include "core/render/json.h"
 #include "core/render/report.h"
+#include "core/render/san_line.h"
 #include "core/verdict/assessment.h"
 #include "core/verdict/chess99_analysis.h"
 #include "core/verdict/position_analysis.h"
@@ -53,6 +54,9 @@ std::string Text(const Position& pos, const Assessment& a) {
     const MateAbility& m = c == kWhite ? a.white : a.black;
     absl::StrAppend(&out, "\n", c == kWhite ? "White" : "Black", " can mate: ", ToString(m.answer));
     if (m.proof != MateProof::kNone) absl::StrAppend(&out, " (proof: ", ToString(m.proof), ")");
+    if (!m.line_san.empty())
+      absl::StrAppend(&out, ", e.g. ",
+                      NumberedSan(m.line_san, {pos.fullmove_number(), pos.side_to_move()}));
   }
   absl::StrAppend(
       &out, "\nDead position (5.2.2): ", a.dead.has_value() ? (*a.dead ? "yes" : "no") : "unknown");

@@ -8,9 +8,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
@@ -27,6 +29,8 @@
 #include "core/io/byte_source.h"
 #include "core/io/pgn_part.h"
 #include "core/pgn/variant.h"
+#include "core/render/annotated_pgn.h"
+#include "core/render/html_report.h"
 #include "core/render/json.h"
 #include "core/render/verdict_output.h"
 #include "core/util/ordered_parallel.h"
@@ -63,6 +67,8 @@ struct VerifyOptions {
   int64_t jobs = std::max(1u, std::thread::hardware_concurrency());
   std::optional<Shard> shard, part;
   std::optional<std::string> output;
+  // --report FILE.html, --annotate-pgn FILE.pgn: the disputed rulings.
+  std::optional<std::string> report, annotate_pgn;
   // The same budget as single-position analysis (a ruling must not depend
   // on how it was asked); most game ends are decided in a few hundred nodes
   // and the table grows only as a search needs it.
@@ -83,7 +89,9 @@ struct VerifyOptions {
 // replaced, not the link.
 class OutputFile {
  public:
-  static absl::StatusOr<std::unique_ptr<OutputFile>> Create(std::string path) {
+  // `option` names the file in messages ("--output", "--report", ...).
+  static absl::StatusOr<std::unique_ptr<OutputFile>> Create(std::string path,
+                                                            const std::string& option) {
     // Devices and pipes (/dev/stdout may name a regular file, behind a link
     // in /proc, that the caller's shell holds open) are written in place.
     struct stat st;
@@ -92,8 +100,8 @@ class OutputFile {
       FILE* file = std::fopen(path.c_str(), "w");
       if (!file)
         return absl::InvalidArgumentError(
-            absl::StrCat("--output ", path, ": ", std::strerror(errno)));
-      return std::unique_ptr<OutputFile>(new OutputFile(path, "", file));
+            absl::StrCat(option, " ", path, ": ", std::strerror(errno)));
+      return std::unique_ptr<OutputFile>(new OutputFile(option, path, "", file));
     }
     for (int links = 0; links < 40 && ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
          ++links) {
@@ -108,7 +116,7 @@ class OutputFile {
     const int fd = ::mkstemp(temp.data());
     if (fd < 0)
       return absl::InvalidArgumentError(
-          absl::StrCat("--output ", path, ": cannot create ", temp, ": ", std::strerror(errno)));
+          absl::StrCat(option, " ", path, ": cannot create ", temp, ": ", std::strerror(errno)));
     const mode_t mask = ::umask(0);  // mkstemp makes 0600; give what open() would
     ::umask(mask);
     ::fchmod(fd, 0666 & ~mask);
@@ -116,9 +124,9 @@ class OutputFile {
     if (!file) {
       ::close(fd);
       ::unlink(temp.c_str());
-      return absl::InternalError(absl::StrCat("--output ", path, ": ", std::strerror(errno)));
+      return absl::InternalError(absl::StrCat(option, " ", path, ": ", std::strerror(errno)));
     }
-    return std::unique_ptr<OutputFile>(new OutputFile(path, temp, file));
+    return std::unique_ptr<OutputFile>(new OutputFile(option, path, temp, file));
   }
   ~OutputFile() {
     if (file_) std::fclose(file_);
@@ -133,7 +141,7 @@ class OutputFile {
     ok = std::fclose(file_) == 0 && ok;
     file_ = nullptr;
     if (!ok || (!temp_.empty() && std::rename(temp_.c_str(), path_.c_str()) != 0))
-      return absl::InternalError(absl::StrCat("--output ", path_, ": ", std::strerror(errno)));
+      return absl::InternalError(absl::StrCat(option_, " ", path_, ": ", std::strerror(errno)));
     committed_ = true;
     if (temp_.empty()) return absl::OkStatus();
     // Make the rename itself durable.
@@ -147,9 +155,9 @@ class OutputFile {
 
  private:
   // `temp` empty: writing `path` directly.
-  OutputFile(std::string path, std::string temp, FILE* file)
-      : path_(std::move(path)), temp_(std::move(temp)), file_(file) {}
-  std::string path_, temp_;
+  OutputFile(std::string option, std::string path, std::string temp, FILE* file)
+      : option_(std::move(option)), path_(std::move(path)), temp_(std::move(temp)), file_(file) {}
+  std::string option_, path_, temp_;
   FILE* file_;
   bool committed_ = false;
 };
@@ -210,21 +218,75 @@ ExitCode RunVerify(const VerifyOptions& o) {
   // coordinator's workers see the same rules.
   if (o.rules == Ruleset::kChess99) read_options.untagged_variant = kChess99Variant;
   PgnReader reader(*std::move(source), read_options);
+  // --output, --report and --annotate-pgn are each written atomically.
+  auto create = [](const std::optional<std::string>& path, const char* option,
+                   std::unique_ptr<OutputFile>* file) -> absl::Status {
+    if (!path) return absl::OkStatus();
+    absl::StatusOr<std::unique_ptr<OutputFile>> f = OutputFile::Create(*path, option);
+    if (!f.ok()) return f.status();
+    *file = *std::move(f);
+    return absl::OkStatus();
+  };
+  std::unique_ptr<OutputFile> output_file, report_file, pgn_file;
+  for (const absl::Status& s :
+       {create(o.output, "--output", &output_file), create(o.report, "--report", &report_file),
+        create(o.annotate_pgn, "--annotate-pgn", &pgn_file)})
+    if (!s.ok()) return Fail(kProgram, s);
+  FILE* out = output_file ? output_file->file() : stdout;
+
+  // The disputed rulings need their records (tags, moves), which the
+  // verdicts do not carry. Verdicts come back in input order, embedded and
+  // through a coordinator alike, so each record read is queued and the
+  // front one taken with each verdict: the queue holds only the games in
+  // flight (the map's batches, or what the stream's flow control lets the
+  // sender get ahead), and only disputed games are kept past their verdict.
+  const bool keep_records = report_file || pgn_file;
+  std::mutex records_mu;
+  std::deque<RawGame> records;
+  std::optional<DisputeReport> report;
+  if (report_file) report.emplace(input == "-" ? "standard input" : input);
+  ReplayedGame pgn_scratch;
+  absl::Status records_error;
+  auto keep_record = [&](const RawGame& game) {
+    std::lock_guard lock(records_mu);
+    records.push_back(game);
+  };
+  auto with_record = [&](const GameVerdict& v) {
+    RawGame record;
+    {
+      std::lock_guard lock(records_mu);
+      if (records.empty()) {
+        if (records_error.ok())
+          records_error = absl::InternalError(
+              absl::StrCat("a verdict for game ", v.game, " came without its record"));
+        return;
+      }
+      record = std::move(records.front());
+      records.pop_front();
+    }
+    if (record.index != v.game) {
+      if (records_error.ok())
+        records_error = absl::InternalError(absl::StrCat(
+            "the verdict for game ", v.game, " came for the record of game ", record.index));
+      return;
+    }
+    if (report) report->Add(v, record);
+    if (pgn_file && DisputesOf(v).any()) {
+      const std::string text = AnnotatedPgn(v, record, &pgn_scratch);
+      std::fwrite(text.data(), 1, text.size(), pgn_file->file());
+    }
+  };
+
   // The next game of this shard: every game is parsed (RawGame::index stays
   // the global number), only the shard's are replayed.
   auto next_game = [&](RawGame* game) {
-    while (reader.Next(game))
-      if ((game->index - 1) % shard.count == shard.index) return true;
+    while (reader.Next(game)) {
+      if ((game->index - 1) % shard.count != shard.index) continue;
+      if (keep_records) keep_record(*game);
+      return true;
+    }
     return false;
   };
-  std::unique_ptr<OutputFile> output_file;
-  if (o.output) {
-    absl::StatusOr<std::unique_ptr<OutputFile>> f = OutputFile::Create(*o.output);
-    if (!f.ok()) return Fail(kProgram, f.status());
-    output_file = *std::move(f);
-  }
-  FILE* out = output_file ? output_file->file() : stdout;
-
   const bool progress = isatty(STDERR_FILENO);
   const auto start = std::chrono::steady_clock::now();
   auto last_progress = start;
@@ -236,6 +298,7 @@ ExitCode RunVerify(const VerifyOptions& o) {
   int64_t errors = 0, disagreements = 0;
   auto deliver = [&](GameVerdict& v) {
     printer.Print(v);
+    if (keep_records) with_record(v);
     if (!v.ruling) {
       ++errors;
     } else if (!v.ruling->agrees) {
@@ -278,8 +341,14 @@ ExitCode RunVerify(const VerifyOptions& o) {
                  std::string(reader.input_error().message()).c_str());
     return ExitCode::kInputUnreadable;
   }
-  if (output_file) {
-    if (absl::Status s = output_file->Commit(); !s.ok()) return Fail(kProgram, s);
+  if (!records_error.ok()) return Fail(kProgram, records_error);
+  if (report) {
+    const std::string html = report->Html();
+    std::fwrite(html.data(), 1, html.size(), report_file->file());
+  }
+  for (OutputFile* file : {output_file.get(), report_file.get(), pgn_file.get()}) {
+    if (!file) continue;
+    if (absl::Status s = file->Commit(); !s.ok()) return Fail(kProgram, s);
   }
   if (retrograde) WarnAboutTables("verify", *retrograde);
   // After the records and the summary: the caller asked to be told.
@@ -324,6 +393,14 @@ Command AddVerify(CLI::App& arbiter, ConnectionOptions* connection) {
       "frames), cut between games near byte I/N; records are numbered within it");
   AddValue(*verify, "--output", &o->output, "FILE",
            "Write records and summary to FILE, atomically, once the run completes");
+  AddValue(*verify, "--report", &o->report, "FILE.html",
+           "Also write the disputed rulings (disagreements, uncertain rulings,\n"
+           "tablebase contradictions, errors) as one self-contained HTML page:\n"
+           "totals, rulings by rule, and per game the board where it was ruled,\n"
+           "the ruling and its evidence, its tags and a link to it (the first 2000)");
+  AddValue(*verify, "--annotate-pgn", &o->annotate_pgn, "FILE.pgn",
+           "Also write the disputed games as PGN: their tags, [Annotator \"Arbiter\"],\n"
+           "their moves, and at the ruled ply a comment with the ruling and evidence");
   verify
       ->add_option_function<std::vector<std::string>>(
           "--fail-on",

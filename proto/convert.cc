@@ -152,6 +152,18 @@ void ToProto(const Position& pos, const MateAbility& m, v1::MateAbility* out) {
   out->set_answer(ToProto(m.answer));
   out->set_proof(ToString(m.proof));
   AddLine(pos, m.line, out->mutable_line());
+  for (const std::string& san : m.line_san) out->add_line_san(san);
+}
+
+// The SAN of a line from the wire, or, from a sender that predates the
+// field (no SAN for a line that has moves), spelled here from the parsed
+// line, so that the output is the same whichever worker answered.
+void SanFromProto(const Position& start, const google::protobuf::RepeatedPtrField<std::string>& san,
+                  MateAbility* m) {
+  if (san.empty() && !m->line.empty())
+    AddLineSan(start, m);
+  else
+    m->line_san.assign(san.begin(), san.end());
 }
 
 absl::StatusOr<MateAbility> FromProto(const Position& pos, const v1::MateAbility& m) {
@@ -163,6 +175,7 @@ absl::StatusOr<MateAbility> FromProto(const Position& pos, const v1::MateAbility
   absl::StatusOr<std::vector<Move>> line = ParseLine(pos, m.line());
   if (!line.ok()) return line.status();
   out.line = *std::move(line);
+  SanFromProto(pos, m.line_san(), &out);
   return out;
 }
 
@@ -362,6 +375,7 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
   out.set_encoding(v.encoding);
   out.set_end_fen(v.end_fen);
   for (const std::string& m : v.winner_line) out.add_winner_line(m);
+  for (const std::string& m : v.winner_line_san) out.add_winner_line_san(m);
   out.set_error(v.error);
   out.set_error_line(v.error_line);
   // "" for the FIDE Laws, as the field has always said.
@@ -429,7 +443,11 @@ absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
       absl::StatusOr<std::vector<Move>> line = ParseLine(*end, v.winner_line());
       if (!line.ok()) return line.status();
       r.winner_can_mate.line = *std::move(line);
+      SanFromProto(*end, v.winner_line_san(), &r.winner_can_mate);
+    } else {
+      r.winner_can_mate.line_san.assign(v.winner_line_san().begin(), v.winner_line_san().end());
     }
+    out.winner_line_san = r.winner_can_mate.line_san;
     r.claim_grounds.assign(pr.claim_grounds().begin(), pr.claim_grounds().end());
     absl::StatusOr<DeclaredEnding> ending = FromProto(pr.declared_ending());
     if (!ending.ok()) return ending.status();

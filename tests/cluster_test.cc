@@ -3,6 +3,8 @@
 // `arbiter` client talks to them, and the output must equal the embedded
 // run's byte for byte (the summary's timing aside). Workers are killed with
 // SIGKILL mid-run and restarted.
+#include <algorithm>
+#include <fstream>
 #include <map>
 
 #include "tests/cluster_support.h"
@@ -58,6 +60,46 @@ TEST_F(Cluster, Chess99ThroughTheCoordinatorEqualsEmbedded) {
       remote + "analyze --rules chess99 --fen '9/9/9/9/9/9/9/9/9 w - - 0 1' 2>&1");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_PRED_FORMAT2(testing::Contains, bad.out, "exactly one per side");
+}
+
+// verify --report and --annotate-pgn (issue 29): the client keeps each
+// record until its verdict comes back, in input order here as embedded, so
+// the files are the embedded run's bytes.
+TEST_F(Cluster, ReportAndAnnotatedPgnThroughTheCoordinatorEqualEmbedded) {
+  std::string remote, embedded;
+  ASSERT_TRUE(StartSmallCluster(&remote, &embedded));
+  const std::string games = ::testing::TempDir() + "/cluster_disputes.pgn";
+  std::ofstream(games)
+      << ReadFile(kSample)
+      << "\n[Event \"mated, declared 1-0\"]\n[Site \"https://lichess.org/abcdEFGH\"]\n"
+         "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n"
+         "[Event \"a draw on time that White wins\"]\n[Result \"1/2-1/2\"]\n"
+         "[Termination \"Time forfeit\"]\n[SetUp \"1\"]\n"
+         "[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30\"]\n\n30. Kf1 1/2-1/2\n\n"
+         "[Event \"illegal\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n";
+  std::map<std::string, std::string> files[2];
+  int side = 0;
+  for (const std::string& prefix : {embedded, remote}) {
+    const std::string html = absl::StrCat(::testing::TempDir(), "/cluster_report_", side, ".html");
+    const std::string pgn = absl::StrCat(::testing::TempDir(), "/cluster_annotated_", side, ".pgn");
+    testing::CommandResult r = testing::RunCommand(prefix + "verify --format jsonl " + games +
+                                                   " --report " + html + " --annotate-pgn " + pgn);
+    ASSERT_EQ(r.exit_code, 0) << prefix;
+    files[side]["html"] = ReadFile(html);
+    files[side]["pgn"] = ReadFile(pgn);
+    ++side;
+  }
+  // The sample's Atomic game and the three added: four disputed games.
+  EXPECT_EQ(std::count(files[0]["pgn"].begin(), files[0]["pgn"].end(), '\n') > 0, true);
+  size_t articles = 0;
+  for (size_t at = files[0]["html"].find("<article"); at != std::string::npos;
+       at = files[0]["html"].find("<article", at + 1))
+    ++articles;
+  EXPECT_EQ(articles, 4u);
+  EXPECT_PRED_FORMAT2(testing::Contains, files[0]["html"], "White can mate: 30... ");
+  EXPECT_PRED_FORMAT2(testing::Contains, files[0]["html"], "https://lichess.org/abcdEFGH#4");
+  EXPECT_EQ(files[1]["html"], files[0]["html"]);
+  EXPECT_EQ(files[1]["pgn"], files[0]["pgn"]);
 }
 
 TEST_F(Cluster, HealthAndReflectionOnBothDaemons) {

@@ -59,7 +59,9 @@ void RoundTripFile(const std::string& path, bool keep_comments, int64_t max_game
     EXPECT_EQ(GameVerdictJson(*back), GameVerdictJson(verdict)) << path << " game " << games;
     if (verdict.ruling) {
       EXPECT_EQ(back->ruling->winner_can_mate.line, verdict.ruling->winner_can_mate.line);
+      EXPECT_EQ(back->ruling->winner_can_mate.line_san, verdict.ruling->winner_can_mate.line_san);
     }
+    EXPECT_EQ(back->winner_line_san, verdict.winner_line_san);
   }
   EXPECT_GT(games, 0);
 }
@@ -133,7 +135,42 @@ TEST(Convert, AssessmentsRenderTheSameAfterTheWire) {
     EXPECT_EQ(AssessmentJson(back->position, back->assessment),
               AssessmentJson(a->position, a->assessment))
         << fen;
+    EXPECT_EQ(back->assessment.white.line_san, a->assessment.white.line_san);
+    EXPECT_EQ(back->assessment.black.line_san, a->assessment.black.line_san);
   }
+}
+
+// A worker from before line_san / winner_line_san sends UCI only: the
+// client spells the SAN itself, and prints what a new worker's answer
+// prints.
+TEST(Convert, SanFromASenderWithoutIt) {
+  absl::StatusOr<PositionAnalysis> a =
+      AnalyzePosition("6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 12", false, {}, {}, nullptr);
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_EQ(a->assessment.white.line_san, (std::vector<std::string>{"Kh8", "Ra8#"}));
+  v1::Assessment old = wire::ToProto(*a);
+  old.mutable_white()->clear_line_san();
+  old.mutable_black()->clear_line_san();
+  absl::StatusOr<PositionAnalysis> back = wire::FromProto(Reparsed(old));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->assessment.white.line_san, a->assessment.white.line_san);
+  EXPECT_EQ(back->assessment.black.line_san, a->assessment.black.line_san);
+
+  RawGame raw = ReadFirstGame(
+      "[Result \"1/2-1/2\"]\n[Termination \"Time forfeit\"]\n[SetUp \"1\"]\n"
+      "[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30\"]\n\n30. Kf1 1/2-1/2\n",
+      1, {});
+  ReplayedGame scratch;
+  GameVerdict verdict;
+  VerifyGame(raw, {}, &scratch, &verdict);
+  ASSERT_FALSE(verdict.winner_line_san.empty());
+  v1::GameVerdict old_verdict = wire::ToProto(verdict);
+  EXPECT_EQ(old_verdict.winner_line_san_size(), old_verdict.winner_line_size());
+  old_verdict.clear_winner_line_san();
+  absl::StatusOr<GameVerdict> spelled = wire::FromProto(Reparsed(old_verdict));
+  ASSERT_TRUE(spelled.ok()) << spelled.status();
+  EXPECT_EQ(spelled->winner_line_san, verdict.winner_line_san);
+  EXPECT_EQ(GameVerdictJson(*spelled), GameVerdictJson(verdict));
 }
 
 TEST(Convert, SearchOptionsOutOfRangeAreRefused) {

@@ -9,6 +9,7 @@
 
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
+#include "core/chess/notation.h"
 #include "core/mate/fortress.h"
 #include "core/mate/guided_mate_search.h"
 #include "core/mate/helpmate_search.h"
@@ -250,6 +251,16 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   // 16. Whatever budget is left, for the exhaustive proof.
   if (used < options.node_budget) result = ExploreForMate(pos, side, options.node_budget - used);
   return result;
+}
+
+void AddLineSan(const Position& start, MateAbility* m) {
+  m->line_san.clear();
+  m->line_san.reserve(m->line.size());
+  Position pos = start;
+  for (Move move : m->line) {
+    m->line_san.push_back(ToSan(pos, move));
+    pos.DoMove(move);
+  }
 }
 
 }  // namespace arbiter

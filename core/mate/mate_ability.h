@@ -23,6 +23,10 @@ struct MateAbility {
   MateProof proof = MateProof::kNone;
   // For kYes: moves from the position to a checkmate by this side.
   std::vector<Move> line;
+  // `line` in SAN, for people; empty until AddLineSan spells it where the
+  // line is final (the searches leave it empty: most of their lines are
+  // discarded, e.g. the sides' lines behind a draw's claims).
+  std::vector<std::string> line_san = {};
 };
 
 struct MateSearchOptions {
@@ -73,5 +77,9 @@ MateAbility MaterialMateAbility(const Position& pos, Color side);
 // checked: it would need the game's history, and a line could only trip it
 // by repeating a position that history already holds four times.
 bool LineIsPlayable(const Position& start, Color side, const std::vector<Move>& line);
+
+// Fills m->line_san from m->line, each move spelled in the position it is
+// played from, starting at `start` (the position the line starts at).
+void AddLineSan(const Position& start, MateAbility* m);
 
 }  // namespace arbiter

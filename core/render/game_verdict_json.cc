@@ -73,11 +73,14 @@ std::string GameVerdictJson(const GameVerdict& v) {
     w.Add("side", ColorName(*r.winner_side));
     w.Add("can_mate", ToString(r.winner_can_mate.answer));
     w.AddTextOrNull("proof", ToString(r.winner_can_mate.proof));
-    if (r.winner_can_mate.answer == CanMate::kYes)
-      w.AddRaw("line",
-               json::Array(v.winner_line, [](const std::string& s) { return json::Quote(s); }));
-    else
-      w.AddNull("line");
+    // The SAN beside the UCI, named as analyze names it.
+    if (r.winner_can_mate.answer == CanMate::kYes) {
+      auto quote = [](const std::string& s) { return json::Quote(s); };
+      w.AddRaw("line", json::Array(v.winner_line, quote));
+      w.AddRaw("line_san", json::Array(v.winner_line_san, quote));
+    } else {
+      w.AddNull("line").AddNull("line_san");
+    }
     o.AddRaw("winner", w.Close());
   } else {
     o.AddNull("winner");

@@ -29,10 +29,13 @@ std::string MateAbilityJson(const Position& pos, const MateAbility& m) {
   json::Object o;
   o.Add("can_mate", ToString(m.answer));
   o.AddTextOrNull("proof", ToString(m.proof));
-  if (m.answer == CanMate::kYes)
+  if (m.answer == CanMate::kYes) {
     o.AddRaw("line", UciLine(pos, m.line));
-  else
-    o.AddNull("line");
+    o.AddRaw("line_san",
+             json::Array(m.line_san, [](const std::string& s) { return json::Quote(s); }));
+  } else {
+    o.AddNull("line").AddNull("line_san");
+  }
   return o.Close();
 }
 

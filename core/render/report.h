@@ -9,7 +9,7 @@
 
 namespace arbiter {
 
-// {"can_mate": "no", "proof": "material", "line": ["e2e4", ...]}
+// {"can_mate": "yes", "proof": null, "line": ["e2e4", ...], "line_san": ["e4", ...]}
 std::string MateAbilityJson(const Position& pos, const MateAbility& m);
 // {"threefold": {...}, "fifty": {...}} with articles and UCI moves.
 std::string ClaimsJson(const Position& pos, const DrawClaims& c);

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/render/game_verdict_json.h"
 #include "core/render/json.h"
+#include "core/render/san_line.h"
 
 namespace arbiter::cli {
 namespace {
@@ -71,6 +72,11 @@ std::string TextLine(const GameVerdict& v) {
     absl::StrAppend(&line, contradiction ? "  TABLEBASE CONTRADICTION: " : "  (tablebase: ",
                     v.tablebase->note, contradiction ? "" : ")");
   }
+  // The winner's mating line last: it may be long, and the markers above
+  // stay where a reader (or grep) finds them.
+  if (r.winner_side && !v.winner_line_san.empty())
+    absl::StrAppend(&line, "  ", *r.winner_side == kWhite ? "White" : "Black",
+                    " can mate: ", NumberedSan(v.winner_line_san, MoveNumberOfFen(v.end_fen)));
   return line + "\n";
 }
 

@@ -80,6 +80,7 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
     out->winner_line.push_back(ToUci(pos, m));
     pos.DoMove(m);
   }
+  out->winner_line_san = ruling.winner_can_mate.line_san;
   out->ruling = std::move(ruling);
 }
 

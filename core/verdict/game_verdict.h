@@ -30,8 +30,10 @@ struct GameVerdict {
   // Windows-1252 (every field is UTF-8 either way), else "".
   std::string encoding;
   std::string end_fen;  // position where the game was ruled
-  // The mating line of `ruling->winner_can_mate`, in UCI from end_fen.
+  // The mating line of `ruling->winner_can_mate`, in UCI from end_fen, and
+  // in SAN (its line_san).
   std::vector<std::string> winner_line;
+  std::vector<std::string> winner_line_san;
   // kChess99 for a Chess 99 game (chess99_verdict.h), whose `end_fen` is
   // then FEN-9 and whose `detail` says why, in a sentence.
   Ruleset rules = Ruleset::kFide;

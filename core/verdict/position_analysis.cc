@@ -26,6 +26,10 @@ absl::StatusOr<PositionAnalysis> AnalyzePosition(const std::string& fen, bool ch
   MateSearchOptions with_tables = options;
   with_tables.syzygy = tables;  // a tablebase win proves "can mate"
   PositionAnalysis out{game.position(), Assess(game, with_tables, only_side), std::nullopt};
+  // The lines are final here: the analysis prints them (Assess leaves them
+  // unspelled, for the draws ruled on claims, which print none).
+  AddLineSan(out.position, &out.assessment.white);
+  AddLineSan(out.position, &out.assessment.black);
   if (tables) out.tablebase = ProbeTablebase(*tables, game.position());
   return out;
 }

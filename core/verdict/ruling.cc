@@ -60,6 +60,8 @@ void RuleLossUnlessCannotMate(const Position& pos, Color winner, Rule rule, Rule
                               const char* article, const MateSearchOptions& options, Ruling* r) {
   r->winner_side = winner;
   r->winner_can_mate = AnalyzeMateAbility(pos, winner, options);
+  // The line is final here: the ruling's evidence, printed as it is.
+  AddLineSan(pos, &r->winner_can_mate);
   r->article = article;
   if (r->winner_can_mate.answer == CanMate::kNo) {
     r->ruling = GameResult::kDraw;
