@@ -165,9 +165,18 @@ class LineStream {
 };
 
 // The verdict's line, counted in `summary`.
-std::string VerdictLine(const v1::GameVerdict& verdict, cli::VerdictSummary* summary) {
-  if (absl::StatusOr<GameVerdict> v = wire::FromProto(verdict); v.ok()) summary->Add(*v);
-  return ToJson(verdict) + "\n";
+std::string VerdictLine(const v1::GameVerdict& v, cli::VerdictSummary* summary) {
+  cli::VerdictSummary::Entry e;
+  e.error = !v.has_ruling();
+  e.rule = v.ruling().rule();
+  e.ruling = v.ruling().ruling();
+  e.declared = v.declared();
+  e.certain = v.ruling().certain();
+  e.agrees = v.ruling().agrees();
+  e.covered = v.tablebase().probe().has_root();
+  e.contradiction = v.tablebase().contradiction();
+  summary->Add(e);
+  return ToJson(v) + "\n";
 }
 
 // The NDJSON of a run of verdicts (`run` delivers them in order): each
