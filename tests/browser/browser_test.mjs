@@ -13,7 +13,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -834,6 +834,45 @@ test('an access token: asked for on 401, kept in session storage, sent as a Bear
   }
 });
 
-test('an HTML report of verify (arbiter verify --report FILE.html) in the browser', {
-  todo: 'TODO(report_html): `arbiter verify --report FILE.html` is not ready yet; write this case when it lands',
+test('an HTML report of verify (arbiter verify --report FILE.html) in the browser', async () => {
+  // The four games of few_games.pgn, and one whose tags try to inject a
+  // script: the report lists the disputed ones (a checkmate declared the
+  // wrong way; a flag fall the bare king cannot win), each with its board,
+  // and shows the tags as text.
+  const input = join(work, 'report-input.pgn');
+  writeFileSync(input, readFileSync(fewGames, 'utf8') + `
+[Event "<script>window.injected = 1</script>"]
+[Site "https://lichess.org/abcdEFGH"]
+[White "<img src=x onerror=window.injected=2>"]
+[Result "1-0"]
+
+1. f3 e5 2. g4 Qh4# 1-0
+`);
+  const report = join(work, 'report.html');
+  execFileSync(arbiter, ['verify', input, '--report', report], { stdio: 'ignore' });
+  const page = await openPage({ width: 1200, height: 900 }, 'file://');
+  await page.goto(`file://${report}`, { waitUntil: 'load' });
+  assert.equal(await page.evaluate(() => document.scripts.length), 0, 'the report has no scripts');
+  assert.equal(await page.evaluate(() => window.injected), undefined, 'a tag ran as code');
+  const games = await page.$$eval('article.game', (all) => all.map((a) => ({
+    id: a.id,
+    heading: a.querySelector('h2').textContent,
+    text: a.textContent.replace(/\s+/g, ' '),
+    board: !!a.querySelector('svg.board'),
+    link: a.querySelector('a') ? a.querySelector('a').href : null,
+  })));
+  const byId = Object.fromEntries(games.map((g) => [g.id, g]));
+  assert.deepEqual(Object.keys(byId).sort(), ['game-2', 'game-4', 'game-5'], JSON.stringify(games));
+  assert.match(byId['game-2'].text, /0-1 by checkmate \(FIDE 5\.1\.1\)/);
+  assert.match(byId['game-4'].text, /1\/2-1\/2 by flag_fall_cannot_mate \(FIDE 6\.9\)/);
+  assert.match(byId['game-4'].text, /Black cannot mate \(proof: material\)/);
+  assert.match(byId['game-5'].text, /<script>window\.injected = 1<\/script>/);
+  assert.equal(byId['game-5'].link, 'https://lichess.org/abcdEFGH#4');
+  for (const g of games) assert.ok(g.board, `${g.id} has no board`);
+  const summary = await text(page, 'section.summary');
+  assert.match(summary, /games\s*5agree\s*2disagree\s*3/);
+  assert.match(summary, /Disputed: 3/);
+  assert.ok(await page.$('section.summary svg.chart'), 'the summary has its chart');
+  await shot(page, '20-report');
+  await closePage(page);
 });
