@@ -16,6 +16,8 @@ namespace arbiter {
 namespace {
 
 using testing::Contains;
+using testing::Count;
+using testing::Flat;
 namespace fs = std::filesystem;
 
 const std::string kArbiter = std::string(ARBITER_BINARY_DIR) + "/arbiter";
@@ -35,19 +37,6 @@ fs::path FreshDir(const std::string& name) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
-}
-
-// PGN's movetext with its lines joined: where a line breaks is the
-// wrapper's business.
-std::string Flat(std::string text) {
-  std::replace(text.begin(), text.end(), '\n', ' ');
-  return text;
-}
-
-size_t Count(const std::string& text, const std::string& part) {
-  size_t n = 0;
-  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
 }
 
 // One game of each kind of dispute, and one that is not disputed.

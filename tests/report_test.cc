@@ -21,6 +21,8 @@ namespace arbiter {
 namespace {
 
 using testing::Contains;
+using testing::Count;
+using testing::Flat;
 
 RawGame Record(const std::string& pgn, int64_t index = 1) {
   PgnReaderOptions options;
@@ -33,19 +35,6 @@ GameVerdict Verdict(const RawGame& record) {
   GameVerdict v;
   VerifyGame(record, testing::WithTables(), &scratch, &v);
   return v;
-}
-
-// PGN's movetext with its lines joined: where a line breaks is the
-// wrapper's business.
-std::string Flat(std::string text) {
-  std::replace(text.begin(), text.end(), '\n', ' ');
-  return text;
-}
-
-size_t Count(const std::string& text, const std::string& part) {
-  size_t n = 0;
-  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
 }
 
 // Declared 1-0, mated by Black: a disagreement, with tags that try to break

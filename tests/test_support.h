@@ -135,6 +135,20 @@ inline CommandResult RunCommand(const std::string& command_line) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
+// Text with its lines joined (PGN's movetext: where a line breaks is the
+// wrapper's business).
+inline std::string Flat(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+// How often `part` occurs in `text` (overlapping occurrences count).
+inline size_t Count(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
 inline std::vector<std::string> Lines(const std::string& s) {
   std::vector<std::string> lines;
   std::istringstream in(s);
