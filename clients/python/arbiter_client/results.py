@@ -459,6 +459,8 @@ class Verdict:
     detail: Optional[str]  #: Chess 99: why the ruling is what it is
     first_move_after_end: Optional[str]  #: SAN as written
     encoding: Optional[str]  #: "windows-1252" when the record was converted
+    #: The winner's mating line in SAN, when the server sends it.
+    winner_line_san: Optional[tuple[str, ...]] = None
     raw: Any = field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -472,6 +474,7 @@ class Verdict:
             ruling=Ruling.from_proto(v.ruling) if v.HasField("ruling") else None,
             end_fen=v.end_fen,
             winner_line=tuple(v.winner_line),
+            winner_line_san=tuple(v.winner_line_san) if _has(v, "winner_line_san") else None,
             error=v.error or None,
             error_line=v.error_line if v.error else None,
             tablebase=TablebaseJudgement.from_proto(v.tablebase)

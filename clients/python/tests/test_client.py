@@ -67,6 +67,14 @@ def tearDownModule() -> None:
         cluster.stop()
 
 
+def san_json(answer: Any, line: Any, san: Any) -> Optional[list]:
+    """A SAN line as the command line renders it: a list for "yes" (empty
+    when the side has already mated, where the client has None), else null."""
+    if answer is not CanMate.YES:
+        return None
+    return list(san) if san is not None else ([] if not line else None)
+
+
 def mate_ability_json(m: Any) -> Optional[dict]:
     """A MateAbility as ``arbiter analyze --json`` renders one."""
     if m is None:
@@ -75,6 +83,7 @@ def mate_ability_json(m: Any) -> Optional[dict]:
         "can_mate": m.answer.value,
         "proof": m.proof,
         "line": list(m.line) if m.answer is CanMate.YES else None,
+        "line_san": san_json(m.answer, m.line, m.line_san),
     }
 
 
@@ -234,7 +243,9 @@ def verdict_json(v: Verdict) -> dict:
     if r.winner is not None:
         winner = mate_ability_json(r.winner_can_mate)
         winner["side"] = r.winner.value
-        winner["line"] = list(v.winner_line) if r.winner_can_mate.answer is CanMate.YES else None
+        yes = r.winner_can_mate.answer is CanMate.YES
+        winner["line"] = list(v.winner_line) if yes else None
+        winner["line_san"] = san_json(r.winner_can_mate.answer, v.winner_line, v.winner_line_san)
     out.update(
         ruling=r.result,
         agrees=r.agrees,
