@@ -164,6 +164,19 @@ TEST(Chess99Verdict, ClaimsAreEvidenceInvalidOnesBecomeOffers) {
   EXPECT_EQ(v.ruling->claim_grounds, std::vector<std::string>{"99_moves_claimed@ply1"});
 }
 
+// A claim made with a move that captures the king is superseded by the
+// capture (§5.4, order of checks 1): the game is won, and the claim is
+// evidence of nothing, although a king capture was available when it was
+// made (an independent check against ../shared/rules/chess99.md found it
+// reported as a valid claim beside the 1-0).
+TEST(Chess99Verdict, AClaimWithAKingCaptureIsSuperseded) {
+  GameVerdict v =
+      Verify(Game("4k4/9/p8/9/9/4Q4/9/9/4K4 w - - 0 50", "1-0", "50. Qxe9 {[%draw claim]} 1-0"));
+  ASSERT_TRUE(v.ruling.has_value()) << v.error;
+  EXPECT_EQ(v.ruling->ruling, GameResult::kWhiteWins);
+  EXPECT_EQ(v.ruling->claim_grounds, std::vector<std::string>{"claim_superseded@ply1"});
+}
+
 TEST(Chess99Verdict, BadMovesAreErrorsWithTheirLineMovesAfterTheEndAreCounted) {
   GameVerdict v = Verify(Game("", "*", "1. e24 e86\n2. Kxe9 *"));
   EXPECT_FALSE(v.ruling.has_value());

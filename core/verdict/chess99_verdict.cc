@@ -132,11 +132,13 @@ void VerifyChess99Game(const RawGame& raw, GameVerdict* out) {
   }
   r.agrees = out->declared == ToString(r.ruling);
   for (const chess99::ClaimRecord& c : j.claims) {
-    // Evidence for every claim the record makes: which ground held.
-    std::string ground =
-        c.valid ? (c.king_capture_available ? "king_capture_available_claimed" : "99_moves_claimed")
-        : c.superseded ? "claim_superseded"
-                       : "invalid_claim_became_offer";
+    // Evidence for every claim the record makes: which ground held. A claim
+    // whose own move ended the game (a king capture, bare kings) was not
+    // needed, whether or not it would have held (§5.4, order of checks 1-2).
+    std::string ground = c.superseded ? "claim_superseded"
+                         : c.valid    ? (c.king_capture_available ? "king_capture_available_claimed"
+                                                                  : "99_moves_claimed")
+                                      : "invalid_claim_became_offer";
     const int move = c.ply >= 1 && size_t(c.ply) <= in.move_of_ply.size()
                          ? in.move_of_ply[size_t(c.ply - 1)]
                          : -1;
