@@ -5,9 +5,19 @@
 #include "absl/strings/str_cat.h"
 #include "core/chess/notation.h"
 #include "core/pgn/variant.h"
+#include "core/util/text_encoding.h"
 
 namespace arbiter::wire {
 namespace {
+
+// Text a verdict copies from its record, as the wire's `string` fields need
+// it: valid UTF-8. Records read by core/pgn are UTF-8 already, but a
+// message may quote part of a token (a multi-byte character cut short) and
+// a record received over the wire is replayed as it came; an ill-formed
+// sequence becomes U+FFFD rather than a message that does not parse.
+std::string Utf8(const std::string& text) {
+  return IsValidUtf8(text) ? text : ReplaceInvalidUtf8(text);
+}
 
 v1::Color ToProto(Color c) { return c == kWhite ? v1::COLOR_WHITE : v1::COLOR_BLACK; }
 
@@ -88,7 +98,7 @@ void ToProto(const DeclaredEnding& e, v1::DeclaredEnding* out) {
   if (e.flag_of) out->set_flag_of(ToProto(*e.flag_of));
   if (e.loser) out->set_loser(ToProto(*e.loser));
   out->set_source(EnumToProto<v1::EndingSource>(e.source));
-  out->set_text(e.text);
+  out->set_text(Utf8(e.text));
 }
 
 absl::StatusOr<DeclaredEnding> FromProto(const v1::DeclaredEnding& e) {
@@ -339,9 +349,9 @@ RawGame FromProto(const v1::GameRecord& record) {
 v1::GameVerdict ToProto(const GameVerdict& v) {
   v1::GameVerdict out;
   out.set_game(v.game);
-  out.set_site(v.site);
-  out.set_declared(v.declared);
-  out.set_termination(v.termination);
+  out.set_site(Utf8(v.site));
+  out.set_declared(Utf8(v.declared));
+  out.set_termination(Utf8(v.termination));
   out.set_plies(v.plies);
   if (v.ruling) {
     const Ruling& r = *v.ruling;
@@ -371,12 +381,12 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
     if (r.declared_grounds_hold) pr->set_declared_grounds_hold(*r.declared_grounds_hold);
     pr->set_ended_on_board(r.ended_on_board);
   }
-  out.set_first_move_after_end(v.first_move_after_end);
+  out.set_first_move_after_end(Utf8(v.first_move_after_end));
   out.set_encoding(v.encoding);
   out.set_end_fen(v.end_fen);
   for (const std::string& m : v.winner_line) out.add_winner_line(m);
   for (const std::string& m : v.winner_line_san) out.add_winner_line_san(m);
-  out.set_error(v.error);
+  out.set_error(Utf8(v.error));
   out.set_error_line(v.error_line);
   // "" for the FIDE Laws, as the field has always said.
   out.set_rules(v.rules == Ruleset::kChess99 ? ToString(v.rules) : "");
@@ -385,7 +395,7 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
     v1::TablebaseJudgement* t = out.mutable_tablebase();
     ToProto(v.tablebase->probe, t->mutable_probe());
     if (v.tablebase->contradiction) t->set_contradiction(*v.tablebase->contradiction);
-    t->set_note(v.tablebase->note);
+    t->set_note(Utf8(v.tablebase->note));
   }
   return out;
 }
