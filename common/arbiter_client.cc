@@ -17,9 +17,14 @@ void ArbiterClient::Prepare(grpc::ClientContext& ctx, const Call& call) const {
   if (!call.authorization.empty()) ctx.AddMetadata("authorization", call.authorization);
 }
 
+std::string ArbiterClient::Subject() const {
+  return name_.empty() ? "the coordinator" : absl::StrCat("coordinator ", name_);
+}
+
 absl::Status ArbiterClient::Error(const grpc::Status& s) const {
-  return absl::Status(absl::StatusCode(int(s.error_code())),
-                      absl::StrCat("coordinator ", name_, ": ", s.error_message()));
+  const absl::StatusCode code = absl::StatusCode(int(s.error_code()));
+  if (name_.empty()) return absl::Status(code, s.error_message());
+  return absl::Status(code, absl::StrCat(Subject(), ": ", s.error_message()));
 }
 
 absl::StatusOr<v1::Assessment> ArbiterClient::Analyze(const v1::AnalyzeRequest& request,
@@ -76,8 +81,8 @@ absl::Status ArbiterClient::Verify(const std::function<bool(RawGame*)>& next,
   while (failure.ok() && stream->Read(&response)) {
     for (const v1::IdentifiedVerdict& item : response.verdicts()) {
       if (item.id() != absl::StrCat(++received)) {
-        failure = absl::DataLossError(absl::StrCat("coordinator ", name_, " answered game ",
-                                                   received, " with id \"", item.id(), "\""));
+        failure = absl::DataLossError(
+            absl::StrCat(Subject(), " answered game ", received, " with id \"", item.id(), "\""));
         break;
       }
       if (!deliver(item.verdict())) {
@@ -94,8 +99,8 @@ absl::Status ArbiterClient::Verify(const std::function<bool(RawGame*)>& next,
   if (!failure.ok()) return failure;
   if (!s.ok()) return Error(s);
   if (!all_sent || received != sent)
-    return absl::DataLossError(absl::StrCat("coordinator ", name_, " returned ", received,
-                                            " verdicts for ", sent.load(), " games"));
+    return absl::DataLossError(
+        absl::StrCat(Subject(), " returned ", received, " verdicts for ", sent.load(), " games"));
   return absl::OkStatus();
 }
 

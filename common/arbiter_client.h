@@ -2,7 +2,10 @@
 // command line's --coordinator mode converts what it returns to core's
 // types, and the coordinator's HTTP API serves it as JSON. Errors name the
 // coordinator ("coordinator HOST:PORT: ..."), except INVALID_ARGUMENT for
-// Analyze, which is worded as the embedded run words it.
+// Analyze, which is worded as the embedded run words it, and except for a
+// client without a name (the coordinator's own HTTP side, whose callers are
+// talking to that coordinator), which passes the server's words on as they
+// are.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +24,7 @@ namespace arbiter {
 
 class ArbiterClient {
  public:
-  // `name` is how errors name the server (its address).
+  // `name` is how errors name the server (its address); empty: not at all.
   ArbiterClient(std::shared_ptr<grpc::Channel> channel, std::string name);
 
   // Every call carries "authorization: <value>" when set (the HTTP API
@@ -67,6 +70,7 @@ class ArbiterClient {
  private:
   void Prepare(grpc::ClientContext& ctx, const Call& call) const;
   absl::Status Error(const grpc::Status& s) const;
+  std::string Subject() const;  // "coordinator NAME", for messages
 
   const std::unique_ptr<v1::Arbiter::Stub> stub_;
   const std::string name_;

@@ -5,40 +5,25 @@
 #include <mutex>
 #include <thread>
 
-#include "absl/strings/match.h"
-
 namespace arbiter::http {
 namespace {
 
 // Games per VerifyGames message: the whole body is at hand.
 constexpr int kGamesPerMessage = 64;
 
-// Strips the "coordinator NAME: " prefix ArbiterClient adds: over HTTP the
-// coordinator is the server the caller is talking to.
-absl::Status Local(const absl::Status& s, const std::string& name) {
-  const std::string prefix = "coordinator " + name + ": ";
-  if (s.ok() || !absl::StartsWith(s.message(), prefix)) return s;
-  return absl::Status(s.code(), s.message().substr(prefix.size()));
-}
-template <typename T>
-absl::StatusOr<T> Local(absl::StatusOr<T> v, const std::string& name) {
-  if (v.ok()) return v;
-  return Local(v.status(), name);
-}
-
 }  // namespace
 
 GrpcBackend::GrpcBackend(std::shared_ptr<grpc::Channel> channel, std::function<bool()> serving)
-    : client_(std::move(channel), "in-process"), serving_(std::move(serving)) {}
+    : client_(std::move(channel), /*name=*/""), serving_(std::move(serving)) {}
 
 absl::StatusOr<v1::Assessment> GrpcBackend::Analyze(const v1::AnalyzeRequest& request) {
-  return Local(client_.Analyze(request), client_.name());
+  return client_.Analyze(request);
 }
 
 absl::Status GrpcBackend::Verify(const v1::SearchOptions& options,
                                  const std::function<bool(RawGame*)>& next,
                                  const VerdictSink& deliver) {
-  return Local(client_.Verify(next, options, kGamesPerMessage, deliver), client_.name());
+  return client_.Verify(next, options, kGamesPerMessage, deliver);
 }
 
 absl::StatusOr<v1::Job> GrpcBackend::SubmitJob(const std::string& name,
@@ -86,28 +71,24 @@ absl::StatusOr<v1::Job> GrpcBackend::SubmitJob(const std::string& name,
     changed.notify_all();
   }
   uploader.join();
-  return Local(std::move(job), client_.name());
+  return job;
 }
 
-absl::StatusOr<v1::Job> GrpcBackend::GetJob(const std::string& id) {
-  return Local(client_.GetJob(id), client_.name());
-}
+absl::StatusOr<v1::Job> GrpcBackend::GetJob(const std::string& id) { return client_.GetJob(id); }
 
 absl::StatusOr<std::vector<v1::Job>> GrpcBackend::ListJobs(int limit) {
-  return Local(client_.ListJobs(limit), client_.name());
+  return client_.ListJobs(limit);
 }
 
 absl::StatusOr<v1::Job> GrpcBackend::CancelJob(const std::string& id) {
-  return Local(client_.CancelJob(id), client_.name());
+  return client_.CancelJob(id);
 }
 
-absl::Status GrpcBackend::DeleteJob(const std::string& id) {
-  return Local(client_.DeleteJob(id), client_.name());
-}
+absl::Status GrpcBackend::DeleteJob(const std::string& id) { return client_.DeleteJob(id); }
 
 absl::Status GrpcBackend::JobResults(const std::string& id, int64_t first_game,
                                      const VerdictSink& deliver) {
-  return Local(client_.JobResults(id, first_game, deliver), client_.name());
+  return client_.JobResults(id, first_game, deliver);
 }
 
 }  // namespace arbiter::http
