@@ -21,6 +21,7 @@
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/render/chess99_report.h"
+#include "core/render/claim_text.h"
 #include "core/render/json.h"
 #include "core/render/report.h"
 #include "core/render/san_line.h"
@@ -40,6 +41,8 @@ struct AnalyzeOptions {
   std::vector<std::string> moves;
   bool json = false, chess960 = false, timing = false;
   Ruleset rules = Ruleset::kFide;
+  const CLI::Option* rules_given = nullptr;
+  std::optional<std::string> claim, claimant, claimed;
   MateSearchOptions search;
   std::vector<std::string> syzygy;
   std::optional<std::string> tables;
@@ -115,8 +118,10 @@ std::string TablebaseText(const TablebaseProbe& p) {
 // JSON record or the text report.
 std::string Render(const PositionAnalysis& a, bool json) {
   const TablebaseProbe* tb = a.tablebase ? &*a.tablebase : nullptr;
-  if (json) return AssessmentJson(a.position, a.assessment, tb) + "\n";
-  return Text(a.position, a.assessment) + (tb ? TablebaseText(*tb) : "");
+  const ClaimRuling* claim = a.claim ? &*a.claim : nullptr;
+  if (json) return AssessmentJson(a.position, a.assessment, tb, claim) + "\n";
+  return Text(a.position, a.assessment) + (tb ? TablebaseText(*tb) : "") +
+         (claim ? ClaimRulingText(*claim) : "");
 }
 
 // Embedded, or through a coordinator, under either rules: the same
@@ -124,7 +129,7 @@ std::string Render(const PositionAnalysis& a, bool json) {
 // `only_side`: only that side's mate ability (chess; Chess 99 ignores it).
 using Analyzer = std::function<absl::StatusOr<std::string>(
     const std::string& fen, bool chess960, const std::vector<std::string>& moves,
-    std::optional<Color> only_side, bool json)>;
+    std::optional<Color> only_side, bool json, const std::optional<ClaimQuestion>& claim)>;
 
 // Renders what `analyze` found, or passes its error on.
 template <typename Analysis, typename RenderFn>
@@ -184,7 +189,7 @@ ExitCode RunBatch(const std::string& path, bool chess960, bool timing, const Ana
     const BatchQuery query = ParseBatchLine(line);
     const auto start = std::chrono::steady_clock::now();
     absl::StatusOr<std::string> out =
-        analyze(query.fen, chess960, {}, query.only_side, /*json=*/true);
+        analyze(query.fen, chess960, {}, query.only_side, /*json=*/true, std::nullopt);
     if (out.ok() && timing) {
       const auto spent = std::chrono::duration_cast<std::chrono::microseconds>(
           std::chrono::steady_clock::now() - start);
@@ -214,9 +219,52 @@ ExitCode RunBatch(const std::string& path, bool chess960, bool timing, const Ana
   return errors ? ExitCode::kFindings : ExitCode::kSuccess;
 }
 
+// --claim, --claimant, --claimed: the claim asked about, and the rule set
+// it belongs to (given by --rules, or else the claim's own).
+absl::StatusOr<std::optional<ClaimQuestion>> ClaimFrom(AnalyzeOptions& o) {
+  if (!o.claim) {
+    if (o.claimant || o.claimed)
+      return absl::InvalidArgumentError("--claimant and --claimed need --claim KIND");
+    return std::optional<ClaimQuestion>();
+  }
+  const std::optional<ClaimKind> kind = ParseClaimKind(*o.claim);
+  if (!kind)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--claim must be quickplay_finish, insufficient_losing_chances or tablebase_claim, got \"",
+        *o.claim, "\""));
+  if (o.rules_given->count() == 0) o.rules = RulesetOf(*kind);
+  if (o.rules != RulesetOf(*kind))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--claim ", *o.claim, " is a claim of the ", DisplayName(RulesetOf(*kind)),
+        " rules: use --rules ", ToString(RulesetOf(*kind)), " (or leave --rules out)"));
+  ClaimQuestion q{.kind = *kind, .claimant = {}, .claimed = ClaimedOutcome::kDraw, .rules = o.rules};
+  if (o.claimant) {
+    if (*o.claimant != "white" && *o.claimant != "black")
+      return absl::InvalidArgumentError(
+          absl::StrCat("--claimant must be white or black, got \"", *o.claimant, "\""));
+    q.claimant = *o.claimant == "white" ? kWhite : kBlack;
+  }
+  if (o.claimed) {
+    const std::optional<ClaimedOutcome> claimed = ParseClaimedOutcome(*o.claimed);
+    if (!claimed)
+      return absl::InvalidArgumentError(
+          absl::StrCat("--claimed must be win or draw, got \"", *o.claimed, "\""));
+    if (*claimed == ClaimedOutcome::kWin && *kind != ClaimKind::kTablebaseClaim)
+      return absl::InvalidArgumentError(
+          absl::StrCat("--claim ", *o.claim, " asks for a draw; only tablebase_claim may claim a win"));
+    q.claimed = *claimed;
+  }
+  return std::optional<ClaimQuestion>(q);
+}
+
 ExitCode RunAnalyze(AnalyzeOptions& o) {
   MateSearchOptions* options = &o.search;
+  absl::StatusOr<std::optional<ClaimQuestion>> claim = ClaimFrom(o);
+  if (!claim.ok()) return Fail(kProgram, claim.status());
+  options->rules = o.rules;
   const bool chess99 = o.rules == Ruleset::kChess99;
+  if (chess99 && *claim)
+    return Fail(kProgram, absl::InvalidArgumentError("--rules chess99 has no --claim"));
   if (chess99 && (o.chess960 || !o.syzygy.empty()))
     return Fail(kProgram, absl::InvalidArgumentError(
                               "--rules chess99 takes FEN-9 positions: no --chess960 or --syzygy"));
@@ -232,11 +280,12 @@ ExitCode RunAnalyze(AnalyzeOptions& o) {
     const bool tablebase = TablebaseRequested(o.syzygy);
     analyze = [&, tablebase, chess99](const std::string& fen, bool chess960,
                                       const std::vector<std::string>& moves,
-                                      std::optional<Color> only_side, bool json) {
+                                      std::optional<Color> only_side, bool json,
+                                      const std::optional<ClaimQuestion>& claim) {
       if (chess99)
         return Rendered(remote->AnalyzeChess99(fen, moves, *options),
                         [json](const Chess99Report& r) { return RenderChess99(r, json); });
-      return Rendered(remote->Analyze(fen, chess960, moves, *options, tablebase, only_side),
+      return Rendered(remote->Analyze(fen, chess960, moves, *options, tablebase, only_side, claim),
                       [json](const PositionAnalysis& a) { return Render(a, json); });
     };
   } else {
@@ -250,25 +299,28 @@ ExitCode RunAnalyze(AnalyzeOptions& o) {
     tables = *std::move(opened);
     analyze = [&, chess99](const std::string& fen, bool chess960,
                            const std::vector<std::string>& moves, std::optional<Color> only_side,
-                           bool json) {
+                           bool json, const std::optional<ClaimQuestion>& claim) {
       if (chess99)
         return Rendered(AnalyzeChess99Position(fen, moves, int64_t(options->node_budget)),
                         [json](const Chess99Report& r) { return RenderChess99(r, json); });
-      return Rendered(AnalyzePosition(fen, chess960, moves, *options, tables.get(), only_side),
-                      [json](const PositionAnalysis& a) { return Render(a, json); });
+      return Rendered(
+          AnalyzePosition(fen, chess960, moves, *options, tables.get(), only_side, claim),
+          [json](const PositionAnalysis& a) { return Render(a, json); });
     };
   }
   if (!o.files.empty()) {
-    if (o.files.size() > 1 || o.fen || !o.moves.empty())
-      return Fail(kProgram, absl::InvalidArgumentError(
-                                "batch mode takes one FILE (or - for stdin) and no --fen/--moves"));
+    if (o.files.size() > 1 || o.fen || !o.moves.empty() || *claim)
+      return Fail(kProgram,
+                  absl::InvalidArgumentError(
+                      "batch mode takes one FILE (or - for stdin) and no --fen/--moves/--claim"));
     const ExitCode code = RunBatch(o.files[0], o.chess960, o.timing, analyze);
     if (retrograde) WarnAboutTables("analyze", *retrograde);
     return code;
   }
   if (!o.fen)
     return Fail(kProgram, absl::InvalidArgumentError("--fen FEN is required (or a FILE of FENs)"));
-  absl::StatusOr<std::string> out = analyze(*o.fen, o.chess960, o.moves, std::nullopt, o.json);
+  absl::StatusOr<std::string> out =
+      analyze(*o.fen, o.chess960, o.moves, std::nullopt, o.json, *claim);
   if (!out.ok()) return Fail(kProgram, out.status());
   std::fputs(out->c_str(), stdout);
   if (retrograde) WarnAboutTables("analyze", *retrograde);
@@ -307,7 +359,14 @@ Command AddAnalyze(CLI::App& arbiter, ConnectionOptions* connection) {
   AddFlag(*analyze, "--json", &o->json, "One JSON record instead of the text report");
   AddFlag(*analyze, "--chess960", &o->chess960, "Write castling as king-takes-rook");
   AddFlag(*analyze, "--timing", &o->timing, "(FILE) Add each record's \"microseconds\"");
-  AddRulesOption(*analyze, &o->rules);
+  o->rules_given = AddRulesOption(*analyze, &o->rules);
+  AddValue(*analyze, "--claim", &o->claim, "KIND",
+           "Judge a claim at the position: quickplay_finish (FIDE Guidelines III.5),\n"
+           "insufficient_losing_chances (US Chess 14H) or tablebase_claim (ICCF)");
+  AddValue(*analyze, "--claimant", &o->claimant, "white|black",
+           "Who claims (default: the side to move)");
+  AddValue(*analyze, "--claimed", &o->claimed, "win|draw",
+           "What a tablebase claim asks for (default: draw)");
   AddSearchOptions(*analyze, &o->search);
   AddSyzygyOption(*analyze, &o->syzygy)
       ->description(

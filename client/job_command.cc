@@ -69,7 +69,7 @@ ExitCode Upload(RemoteArbiter& remote, const std::string& path, const JobOptions
   return ExitCode::kSuccess;
 }
 
-ExitCode RunJob(Verb verb, const JobOptions& o) {
+ExitCode RunJob(Verb verb, JobOptions& o) {
   const size_t operands = verb == Verb::kList || (verb == Verb::kSubmit && o.server_path) ? 0 : 1;
   if (o.operands.size() != operands) return Fail(kProgram, absl::InvalidArgumentError(kUsage));
   const std::string coordinator = CoordinatorFrom(*o.connection);
@@ -85,6 +85,7 @@ ExitCode RunJob(Verb verb, const JobOptions& o) {
   switch (verb) {
     case Verb::kSubmit: {
       const bool chess99 = o.rules == Ruleset::kChess99;
+      o.search.rules = o.rules;
       if (!o.server_path) return Upload(remote, o.operands[0], o, chess99);
       absl::StatusOr<JobStatus> job =
           remote.SubmitServerJob(*o.server_path, o.search, TablebaseRequested(o.syzygy), chess99);

@@ -83,13 +83,15 @@ absl::StatusOr<PositionAnalysis> RemoteArbiter::Analyze(const std::string& fen, 
                                                         const std::vector<std::string>& moves,
                                                         const MateSearchOptions& options,
                                                         bool tablebase,
-                                                        std::optional<Color> only_side) {
+                                                        std::optional<Color> only_side,
+                                                        const std::optional<ClaimQuestion>& claim) {
   v1::AnalyzeRequest request;
   request.set_fen(fen);
   for (const std::string& m : moves) request.add_moves(m);
   request.set_chess960(chess960);
   request.set_side(wire::SideToProto(only_side));
   *request.mutable_options() = wire::ToProto(options, tablebase);
+  if (claim) wire::ToProto(*claim, request.mutable_claim());
   absl::StatusOr<v1::Assessment> reply = impl_->client.Analyze(request);
   if (!reply.ok()) return reply.status();
   return wire::FromProto(*reply);

@@ -77,7 +77,8 @@ class RemoteArbiter {
   absl::StatusOr<PositionAnalysis> Analyze(const std::string& fen, bool chess960,
                                            const std::vector<std::string>& moves,
                                            const MateSearchOptions& options, bool tablebase,
-                                           std::optional<Color> only_side = std::nullopt);
+                                           std::optional<Color> only_side = std::nullopt,
+                                           const std::optional<ClaimQuestion>& claim = {});
   // `analyze --rules chess99`: `fen` in FEN-9, moves in Chess 99 notation.
   absl::StatusOr<Chess99Report> AnalyzeChess99(const std::string& fen,
                                                const std::vector<std::string>& moves,

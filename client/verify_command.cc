@@ -192,6 +192,7 @@ ExitCode RunVerify(const VerifyOptions& o) {
     retrograde = *std::move(solver);
   }
   MateSearchOptions options = o.search;
+  options.rules = o.rules;
   absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = nullptr;
   if (coordinator.empty()) tables = TablebaseFrom(o.syzygy);
   if (!tables.ok()) return Fail(kProgram, tables.status());

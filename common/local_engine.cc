@@ -44,9 +44,12 @@ absl::StatusOr<v1::Assessment> LocalEngine::Analyze(const v1::AnalyzeRequest& re
     if (!r.ok()) return absl::InvalidArgumentError(r.status().message());
     return wire::ToProto(*r);
   }
+  absl::StatusOr<std::optional<ClaimQuestion>> claim =
+      wire::FromProto(request.claim(), options.rules);
+  if (!claim.ok()) return absl::InvalidArgumentError(claim.status().message());
   absl::StatusOr<PositionAnalysis> a =
       AnalyzePosition(request.fen(), request.chess960(), moves, options, options.syzygy,
-                      wire::SideFromProto(request.side()));
+                      wire::SideFromProto(request.side()), *claim);
   if (!a.ok()) return absl::InvalidArgumentError(a.status().message());
   return wire::ToProto(*a);
 }

@@ -1,6 +1,8 @@
 // The --rules option of analyze, verify and job submit: which rule system
-// judges.
-//   chess    (default) the FIDE Laws, as everywhere else in Arbiter;
+// judges (docs/rulings.md, "Rule sets").
+//   fide     (default; also "chess") the FIDE Laws;
+//   uscf     the US Chess rules: flag falls under 14E, claims under 14H;
+//   iccf     ICCF correspondence: tablebase claims without the 50-move rule;
 //   chess99  Chess 99 (core/chess99/): analyze reads FEN-9 positions, and
 //            verify treats games without a [Variant] tag as Chess 99 games
 //            (a game's own [Variant] tag always decides its rules).
@@ -17,8 +19,8 @@ namespace arbiter::cli {
 
 inline constexpr char kRulesOption[] = "--rules";
 
-// Adds --rules chess|chess99 to `command`, stored in `rules` ("fide" is
-// read as chess).
+// Adds --rules fide|uscf|iccf|chess99 to `command`, stored in `rules`
+// ("chess" is read as fide).
 inline CLI::Option* AddRulesOption(CLI::App& command, Ruleset* rules) {
   return AddChecked(
              command, kRulesOption,
@@ -26,12 +28,14 @@ inline CLI::Option* AddRulesOption(CLI::App& command, Ruleset* rules) {
                if (std::optional<Ruleset> parsed = ParseRuleset(name)) {
                  *rules = *parsed;
                } else {
-                 throw UsageError(
-                     absl::StrCat("--rules must be chess or chess99, got \"", name, "\""));
+                 throw UsageError(absl::StrCat(
+                     "--rules must be fide, uscf, iccf or chess99, got \"", name, "\""));
                }
              },
-             "chess|chess99", "The rule system: chess (the FIDE Laws) or chess99 (Chess 99, 9x9)")
-      ->default_str("chess");
+             "fide|uscf|iccf|chess99",
+             "The rule system: fide (the FIDE Laws; also \"chess\"), uscf (US Chess),\n"
+             "iccf (correspondence) or chess99 (Chess 99, 9x9)")
+      ->default_str("fide");
 }
 
 }  // namespace arbiter::cli

@@ -3,6 +3,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "core/domain/claim.h"
 #include "core/domain/ruleset.h"
 
 namespace arbiter::http {
@@ -46,10 +47,24 @@ absl::StatusOr<v1::SearchOptions> SearchOptionsFromQuery(const QueryLookup& quer
   options.set_tablebase(*tablebase);
   if (const std::optional<std::string> rules = query("rules")) {
     std::optional<Ruleset> ruleset = ParseRuleset(*rules);
-    if (!ruleset) return Bad("rules", *rules, "must be fide, chess or chess99");
-    options.set_rules(*ruleset == Ruleset::kChess99 ? v1::RULESET_CHESS99 : v1::RULESET_CHESS);
+    if (!ruleset) return Bad("rules", *rules, "must be fide, chess, uscf, iccf or chess99");
+    options.set_rules(ToWire(*ruleset));
   }
   return options;
+}
+
+v1::Ruleset ToWire(Ruleset rules) {
+  switch (rules) {
+    case Ruleset::kFide:
+      return v1::RULESET_CHESS;
+    case Ruleset::kUscf:
+      return v1::RULESET_USCF;
+    case Ruleset::kIccf:
+      return v1::RULESET_ICCF;
+    case Ruleset::kChess99:
+      return v1::RULESET_CHESS99;
+  }
+  return v1::RULESET_CHESS;
 }
 
 absl::StatusOr<v1::AnalyzeRequest> AnalyzeRequestFromQuery(const QueryLookup& query) {
@@ -76,6 +91,29 @@ absl::StatusOr<v1::AnalyzeRequest> AnalyzeRequestFromQuery(const QueryLookup& qu
   absl::StatusOr<v1::SearchOptions> options = SearchOptionsFromQuery(query);
   if (!options.ok()) return options.status();
   *request.mutable_options() = *std::move(options);
+  // A claim, under its own rules unless `rules` names them (the server
+  // refuses a claim of other rules).
+  if (const std::optional<std::string> claim = query("claim")) {
+    const std::optional<ClaimKind> kind = ParseClaimKind(*claim);
+    if (!kind)
+      return Bad("claim", *claim,
+                 "must be quickplay_finish, insufficient_losing_chances or tablebase_claim");
+    request.mutable_claim()->set_kind(v1::ClaimKind(int(*kind) + 1));
+    if (!query("rules")) request.mutable_options()->set_rules(ToWire(RulesetOf(*kind)));
+    if (const std::optional<std::string> claimant = query("claimant")) {
+      if (*claimant != "white" && *claimant != "black")
+        return Bad("claimant", *claimant, "must be white or black");
+      request.mutable_claim()->set_claimant(*claimant == "white" ? v1::COLOR_WHITE
+                                                                 : v1::COLOR_BLACK);
+    }
+    if (const std::optional<std::string> claimed = query("claimed")) {
+      const std::optional<ClaimedOutcome> outcome = ParseClaimedOutcome(*claimed);
+      if (!outcome) return Bad("claimed", *claimed, "must be win or draw");
+      request.mutable_claim()->set_claimed(*outcome == ClaimedOutcome::kWin
+                                               ? v1::CLAIMED_OUTCOME_WIN
+                                               : v1::CLAIMED_OUTCOME_DRAW);
+    }
+  }
   return request;
 }
 

@@ -8,18 +8,22 @@
 
 #include "absl/status/statusor.h"
 #include "arbiter/v1/arbiter.pb.h"
+#include "core/domain/ruleset.h"
 
 namespace arbiter::http {
 
 // A request's query: the value of a parameter, or nullopt when absent.
 using QueryLookup = std::function<std::optional<std::string>(const std::string& name)>;
 
-// budget, table_mb, tablebase (true/false/1/0), rules (fide, chess,
-// chess99).
+// budget, table_mb, tablebase (true/false/1/0), rules (fide, chess, uscf,
+// iccf, chess99).
 absl::StatusOr<v1::SearchOptions> SearchOptionsFromQuery(const QueryLookup& query);
+v1::Ruleset ToWire(Ruleset rules);
 
 // fen (required), moves (UCI, separated by spaces or commas), chess960,
-// side (white, black), and the search options.
+// side (white, black), the search options, and a claim: claim (its kind;
+// rules default to the claim's), claimant (white, black), claimed (win,
+// draw).
 absl::StatusOr<v1::AnalyzeRequest> AnalyzeRequestFromQuery(const QueryLookup& query);
 
 // A non-negative integer parameter; `fallback` when absent.

@@ -105,7 +105,7 @@ absl::StatusOr<DeclaredEnding> FromProto(const v1::DeclaredEnding& e) {
   DeclaredEnding out;
   absl::StatusOr<EndingKind> kind = EnumFromProto(e.kind(), EndingKind::kUnterminated);
   absl::StatusOr<ForfeitReason> forfeit = EnumFromProto(e.forfeit(), ForfeitReason::kUnspecified);
-  absl::StatusOr<EndingGrounds> grounds = EnumFromProto(e.grounds(), EndingGrounds::kAgreement);
+  absl::StatusOr<EndingGrounds> grounds = EnumFromProto(e.grounds(), EndingGrounds::kTablebaseClaim);
   absl::StatusOr<EndingSource> source = EnumFromProto(e.source(), EndingSource::kClosingComment);
   absl::StatusOr<std::optional<Color>> flag_of = OptionalColor(e.flag_of());
   absl::StatusOr<std::optional<Color>> loser = OptionalColor(e.loser());
@@ -208,6 +208,12 @@ void ToProto(const RootResult& r, v1::TablebaseRoot* out) {
     pm->set_checkmate(m.checkmate);
     pm->set_stalemate(m.stalemate);
   }
+  out->set_fifty_move_outcome(EnumToProto<v1::TablebaseOutcome>(WithFiftyMoveRule(r.category)));
+  out->set_unlimited_outcome(EnumToProto<v1::TablebaseOutcome>(WithoutFiftyMoveRule(r.category)));
+  if (const TablebaseMove* keep = MoveWinningWithin50(r)) {
+    out->set_move_within_50(keep->uci);
+    out->set_move_within_50_san(keep->san);
+  }
 }
 
 // `pos` is the probed position when known (the root's moves are parsed in
@@ -245,6 +251,7 @@ void ToProto(const TablebaseProbe& p, v1::TablebaseProbe* out) {
   out->set_side_to_move(ToProto(p.side_to_move));
   if (p.root) ToProto(*p.root, out->mutable_root());
   out->set_not_covered(p.not_covered);
+  out->set_source(EnumToProto<v1::TablebaseSource>(p.source));
 }
 
 absl::StatusOr<TablebaseProbe> FromProto(const Position* pos, const v1::TablebaseProbe& p) {
@@ -252,6 +259,13 @@ absl::StatusOr<TablebaseProbe> FromProto(const Position* pos, const v1::Tablebas
   absl::StatusOr<Color> stm = FromProto(p.side_to_move());
   if (!stm.ok()) return stm.status();
   out.side_to_move = *stm;
+  // A sender from before the field sent Syzygy's answers.
+  if (p.source() != v1::TABLEBASE_SOURCE_UNSPECIFIED) {
+    absl::StatusOr<TablebaseSource> source =
+        EnumFromProto(p.source(), TablebaseSource::kRetrograde);
+    if (!source.ok()) return source.status();
+    out.source = *source;
+  }
   if (p.has_root()) {
     absl::StatusOr<RootResult> root = FromProto(pos, p.root());
     if (!root.ok()) return root.status();
@@ -261,7 +275,131 @@ absl::StatusOr<TablebaseProbe> FromProto(const Position* pos, const v1::Tablebas
   return out;
 }
 
+void ToProto(const ClaimRuling& c, v1::ClaimRuling* out) {
+  out->set_kind(EnumToProto<v1::ClaimKind>(c.claim.kind));
+  out->set_claimant(ToProto(c.claim.claimant));
+  out->set_claimed(EnumToProto<v1::ClaimedOutcome>(c.claim.claimed));
+  out->set_rules(wire::ToProto(c.rules));
+  out->set_answer(EnumToProto<v1::ClaimAnswer>(c.answer));
+  out->set_basis(EnumToProto<v1::ClaimBasis>(c.basis));
+  out->set_article(c.article);
+  out->set_reason(Utf8(c.reason));
+  absl::StatusOr<Position> pos = Position::FromFen(c.fen, c.chess960);
+  if (c.opponent_can_mate && pos.ok())
+    ToProto(*pos, *c.opponent_can_mate, out->mutable_opponent_can_mate());
+  if (c.tablebase) ToProto(*c.tablebase, out->mutable_tablebase());
+  if (c.result) out->set_result(ToString(*c.result));
+  if (c.ply) out->set_ply(*c.ply);
+  out->set_fen(c.fen);
+  out->set_chess960(c.chess960);
+}
+
+absl::StatusOr<ClaimRuling> FromProto(const v1::ClaimRuling& c) {
+  ClaimRuling out;
+  absl::StatusOr<ClaimKind> kind = EnumFromProto(c.kind(), ClaimKind::kTablebaseClaim);
+  absl::StatusOr<Color> claimant = FromProto(c.claimant());
+  absl::StatusOr<ClaimAnswer> answer = EnumFromProto(c.answer(), ClaimAnswer::kArbiterJudgment);
+  absl::StatusOr<ClaimBasis> basis = EnumFromProto(c.basis(), ClaimBasis::kNoDecisiveEvidence);
+  for (const absl::Status& s : {kind.status(), claimant.status(), answer.status(), basis.status()})
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("claim: ", s.message()));
+  out.claim.kind = *kind;
+  out.claim.claimant = *claimant;
+  out.claim.claimed =
+      c.claimed() == v1::CLAIMED_OUTCOME_WIN ? ClaimedOutcome::kWin : ClaimedOutcome::kDraw;
+  absl::StatusOr<Ruleset> rules = wire::FromProto(c.rules());
+  if (!rules.ok()) return rules.status();
+  out.rules = *rules;
+  out.answer = *answer;
+  out.basis = *basis;
+  out.article = c.article();
+  out.reason = c.reason();
+  out.fen = c.fen();
+  out.chess960 = c.chess960();
+  absl::StatusOr<Position> pos = Position::FromFen(c.fen(), c.chess960());
+  if (!pos.ok())
+    return absl::InvalidArgumentError(absl::StrCat("claim fen: ", pos.status().message()));
+  if (c.has_opponent_can_mate()) {
+    absl::StatusOr<MateAbility> m = FromProto(*pos, c.opponent_can_mate());
+    if (!m.ok()) return m.status();
+    out.opponent_can_mate = *std::move(m);
+  }
+  if (c.has_tablebase()) {
+    absl::StatusOr<TablebaseProbe> probe = FromProto(&*pos, c.tablebase());
+    if (!probe.ok()) return probe.status();
+    out.tablebase = *std::move(probe);
+  }
+  if (!c.result().empty()) {
+    std::optional<GameResult> result = ParseGameResult(c.result());
+    if (!result)
+      return absl::InvalidArgumentError(absl::StrCat("claim result \"", c.result(), "\""));
+    out.result = *result;
+  }
+  if (c.has_ply()) out.ply = c.ply();
+  return out;
+}
+
 }  // namespace
+
+v1::Ruleset ToProto(Ruleset r) {
+  switch (r) {
+    case Ruleset::kFide:
+      return v1::RULESET_CHESS;
+    case Ruleset::kUscf:
+      return v1::RULESET_USCF;
+    case Ruleset::kIccf:
+      return v1::RULESET_ICCF;
+    case Ruleset::kChess99:
+      return v1::RULESET_CHESS99;
+  }
+  return v1::RULESET_CHESS;
+}
+
+absl::StatusOr<Ruleset> FromProto(v1::Ruleset r) {
+  switch (r) {
+    case v1::RULESET_UNSPECIFIED:
+    case v1::RULESET_CHESS:
+      return Ruleset::kFide;
+    case v1::RULESET_USCF:
+      return Ruleset::kUscf;
+    case v1::RULESET_ICCF:
+      return Ruleset::kIccf;
+    case v1::RULESET_CHESS99:
+      return Ruleset::kChess99;
+    default:
+      break;
+  }
+  // An enum value this build does not know is refused, not read as chess.
+  return absl::InvalidArgumentError(absl::StrCat("rules ", int(r), " is not a rule set"));
+}
+
+absl::StatusOr<std::optional<ClaimQuestion>> FromProto(const v1::Claim& c, Ruleset rules) {
+  if (c.kind() == v1::CLAIM_KIND_UNSPECIFIED) return std::optional<ClaimQuestion>();
+  absl::StatusOr<ClaimKind> kind = EnumFromProto(c.kind(), ClaimKind::kTablebaseClaim);
+  if (!kind.ok()) return absl::InvalidArgumentError(absl::StrCat("claim: ", kind.status().message()));
+  if (RulesetOf(*kind) != rules)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "claim ", ToString(*kind), " is a claim of the ", ToString(RulesetOf(*kind)),
+        " rules; the request is under ", ToString(rules)));
+  if (!v1::ClaimedOutcome_IsValid(c.claimed()))
+    return absl::InvalidArgumentError(absl::StrCat("claimed outcome ", int(c.claimed())));
+  ClaimQuestion q;
+  q.kind = *kind;
+  absl::StatusOr<std::optional<Color>> claimant = OptionalColor(c.claimant());
+  if (!claimant.ok()) return claimant.status();
+  q.claimant = *claimant;
+  q.claimed = c.claimed() == v1::CLAIMED_OUTCOME_WIN ? ClaimedOutcome::kWin : ClaimedOutcome::kDraw;
+  if (q.claimed == ClaimedOutcome::kWin && q.kind != ClaimKind::kTablebaseClaim)
+    return absl::InvalidArgumentError(
+        absl::StrCat(ToString(q.kind), " claims a draw; only a tablebase claim may claim a win"));
+  q.rules = rules;
+  return std::optional<ClaimQuestion>(q);
+}
+
+void ToProto(const ClaimQuestion& q, v1::Claim* out) {
+  out->set_kind(EnumToProto<v1::ClaimKind>(q.kind));
+  out->set_claimant(SideToProto(q.claimant));
+  out->set_claimed(EnumToProto<v1::ClaimedOutcome>(q.claimed));
+}
 
 v1::GameRecord ToProto(const RawGame& game) {
   v1::GameRecord out;
@@ -380,6 +518,7 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
     if (r.clock_contradicts_result) pr->set_clock_contradicts_result(*r.clock_contradicts_result);
     if (r.declared_grounds_hold) pr->set_declared_grounds_hold(*r.declared_grounds_hold);
     pr->set_ended_on_board(r.ended_on_board);
+    for (const ClaimRuling& c : r.claims) ToProto(c, pr->add_claims());
   }
   out.set_first_move_after_end(Utf8(v.first_move_after_end));
   out.set_encoding(v.encoding);
@@ -389,7 +528,7 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
   out.set_error(Utf8(v.error));
   out.set_error_line(v.error_line);
   // "" for the FIDE Laws, as the field has always said.
-  out.set_rules(v.rules == Ruleset::kChess99 ? ToString(v.rules) : "");
+  out.set_rules(v.rules == Ruleset::kFide ? "" : ToString(v.rules));
   out.set_detail(v.detail);
   if (v.tablebase) {
     v1::TablebaseJudgement* t = out.mutable_tablebase();
@@ -459,6 +598,11 @@ absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
     }
     out.winner_line_san = r.winner_can_mate.line_san;
     r.claim_grounds.assign(pr.claim_grounds().begin(), pr.claim_grounds().end());
+    for (const v1::ClaimRuling& c : pr.claims()) {
+      absl::StatusOr<ClaimRuling> claim = FromProto(c);
+      if (!claim.ok()) return claim.status();
+      r.claims.push_back(*std::move(claim));
+    }
     absl::StatusOr<DeclaredEnding> ending = FromProto(pr.declared_ending());
     if (!ending.ok()) return ending.status();
     r.declared_ending = *std::move(ending);
@@ -503,13 +647,14 @@ v1::Assessment ToProto(const PositionAnalysis& a) {
   c->set_fifty_now(a.assessment.claims.fifty_now);
   for (Move m : a.assessment.claims.fifty_moves) c->add_fifty_moves(ToUci(pos, m));
   if (a.tablebase) ToProto(*a.tablebase, out.mutable_tablebase());
+  if (a.claim) ToProto(*a.claim, out.mutable_claim());
   return out;
 }
 
 absl::StatusOr<PositionAnalysis> FromProto(const v1::Assessment& a) {
   absl::StatusOr<Position> pos = Position::FromFen(a.fen(), a.chess960());
   if (!pos.ok()) return pos.status();
-  PositionAnalysis out{*pos, {}, std::nullopt};
+  PositionAnalysis out{*pos, {}, std::nullopt, std::nullopt};
   out.assessment.status = FromProto(a.status());
   absl::StatusOr<MateAbility> white = FromProto(*pos, a.white());
   if (!white.ok()) return white.status();
@@ -536,6 +681,11 @@ absl::StatusOr<PositionAnalysis> FromProto(const v1::Assessment& a) {
     absl::StatusOr<TablebaseProbe> probe = FromProto(&*pos, a.tablebase());
     if (!probe.ok()) return probe.status();
     out.tablebase = *std::move(probe);
+  }
+  if (a.has_claim()) {
+    absl::StatusOr<ClaimRuling> claim = FromProto(a.claim());
+    if (!claim.ok()) return claim.status();
+    out.claim = *std::move(claim);
   }
   return out;
 }
@@ -629,9 +779,9 @@ absl::StatusOr<MateSearchOptions> FromProto(const v1::SearchOptions& o) {
     if (o.table_mb() > 65536) return absl::InvalidArgumentError("table_mb must be 1..65536");
     out.table_bytes = size_t(o.table_mb()) << 20;
   }
-  // An enum value this build does not know is refused, not read as chess.
-  if (!v1::Ruleset_IsValid(o.rules()))
-    return absl::InvalidArgumentError(absl::StrCat("rules ", int(o.rules()), " is not a rule set"));
+  absl::StatusOr<Ruleset> rules = FromProto(o.rules());
+  if (!rules.ok()) return rules.status();
+  out.rules = *rules;
   return out;
 }
 
@@ -647,6 +797,8 @@ v1::SearchOptions ToProto(const MateSearchOptions& o, bool tablebase) {
   out.set_budget(o.node_budget);
   out.set_table_mb(uint32_t(o.table_bytes >> 20));
   out.set_tablebase(tablebase);
+  // The FIDE Laws stay unspecified, as before the field had other values.
+  if (o.rules != Ruleset::kFide) out.set_rules(ToProto(o.rules));
   return out;
 }
 

@@ -45,6 +45,17 @@ absl::StatusOr<MateSearchOptions> FromProto(const v1::SearchOptions& options);
 PgnReaderOptions ReaderOptionsFor(const v1::SearchOptions& options);
 v1::SearchOptions ToProto(const MateSearchOptions& options, bool tablebase);
 
+// SearchOptions.rules: UNSPECIFIED and CHESS are the FIDE Laws; a value
+// this build does not know is INVALID_ARGUMENT, never read as chess.
+v1::Ruleset ToProto(Ruleset rules);
+absl::StatusOr<Ruleset> FromProto(v1::Ruleset rules);
+
+// AnalyzeRequest.claim under `rules`: nullopt when no claim is asked (kind
+// unspecified); INVALID_ARGUMENT for a claim of another rule set, or a win
+// claimed by a draw claim.
+absl::StatusOr<std::optional<ClaimQuestion>> FromProto(const v1::Claim& claim, Ruleset rules);
+void ToProto(const ClaimQuestion& claim, v1::Claim* out);
+
 // The side an analysis is restricted to (AnalyzeRequest.side): unspecified
 // means both.
 v1::Color SideToProto(std::optional<Color> side);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/domain/can_mate.h"
+#include "core/domain/claim.h"
 #include "core/domain/game_result.h"
 #include "core/domain/rule.h"
 #include "core/domain/ruleset.h"
@@ -29,7 +30,9 @@ void ExpectNamesRoundTrip(Enum last, Parse parse) {
   EXPECT_EQ(parse("no such name"), std::nullopt);
 }
 
-TEST(Domain, EveryRuleHasOneName) { ExpectNamesRoundTrip(Rule::kTimeForfeit, ParseRule); }
+TEST(Domain, EveryRuleHasOneName) {
+  ExpectNamesRoundTrip(Rule::kFlagFallInsufficientMaterial, ParseRule);
+}
 
 TEST(Domain, EveryResultHasOneName) {
   ExpectNamesRoundTrip(GameResult::kDoubleForfeit, ParseGameResult);
@@ -45,8 +48,20 @@ TEST(Domain, EveryCanMateAnswerAndProofHasOneName) {
 TEST(Domain, RulesetsParseTheirNamesAndTheChessAlias) {
   EXPECT_EQ(ParseRuleset(ToString(Ruleset::kFide)), Ruleset::kFide);
   EXPECT_EQ(ParseRuleset(ToString(Ruleset::kChess99)), Ruleset::kChess99);
+  ExpectNamesRoundTrip(Ruleset::kChess99, ParseRuleset);
   EXPECT_EQ(ParseRuleset("chess"), Ruleset::kFide);
-  EXPECT_EQ(ParseRuleset("uscf"), std::nullopt);
+  EXPECT_EQ(ParseRuleset("FIDE"), std::nullopt);
+}
+
+TEST(Domain, EveryClaimValueHasOneName) {
+  ExpectNamesRoundTrip(ClaimKind::kTablebaseClaim, ParseClaimKind);
+  ExpectNamesRoundTrip(ClaimedOutcome::kWin, ParseClaimedOutcome);
+  ExpectNamesRoundTrip(ClaimAnswer::kArbiterJudgment, ParseClaimAnswer);
+  ExpectNamesRoundTrip(ClaimBasis::kNoDecisiveEvidence, ParseClaimBasis);
+  // Each claim belongs to the rule set that has it.
+  EXPECT_EQ(RulesetOf(ClaimKind::kQuickplayFinish), Ruleset::kFide);
+  EXPECT_EQ(RulesetOf(ClaimKind::kInsufficientLosingChances), Ruleset::kUscf);
+  EXPECT_EQ(RulesetOf(ClaimKind::kTablebaseClaim), Ruleset::kIccf);
 }
 
 }  // namespace

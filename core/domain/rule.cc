@@ -5,7 +5,7 @@
 namespace arbiter {
 namespace {
 
-constexpr NameTable<Rule, 25> kNames{{
+constexpr NameTable<Rule, 29> kNames{{
     {Rule::kUnfinished, "unfinished"},
     {Rule::kCheckmate, "checkmate"},
     {Rule::kStalemate, "stalemate"},
@@ -31,6 +31,10 @@ constexpr NameTable<Rule, 25> kNames{{
     {Rule::kAgreement, "agreement"},
     {Rule::kNoMove, "no_move"},
     {Rule::kTimeForfeit, "time_forfeit"},
+    {Rule::kQuickplayFinishClaim, "quickplay_finish_claim"},
+    {Rule::kInsufficientLosingChancesClaim, "insufficient_losing_chances_claim"},
+    {Rule::kTablebaseClaim, "tablebase_claim"},
+    {Rule::kFlagFallInsufficientMaterial, "flag_fall_insufficient_material"},
 }};
 
 }  // namespace

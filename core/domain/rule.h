@@ -35,7 +35,15 @@ enum class Rule : uint8_t {
   kClaim99Moves,               // D6 §5.4
   kAgreement,                  // D1 §5.4
   kNoMove,                     // §7.9
-  kTimeForfeit,                // §5.3 (last: tests/domain_test.cc checks up to it)
+  kTimeForfeit,                // §5.3
+  // Claims decided on the position (core/verdict/claim_verdict.h).
+  kQuickplayFinishClaim,            // FIDE Guidelines III.5: upheld, a draw
+  kInsufficientLosingChancesClaim,  // US Chess 14H: upheld, a draw
+  kTablebaseClaim,                  // ICCF: the tables' result, no 50-move rule
+  // US Chess 14E: a flag fell, but the opponent has only a king and a minor
+  // piece (or two knights) and no forced win: a draw. (Last:
+  // tests/domain_test.cc checks up to it.)
+  kFlagFallInsufficientMaterial,
 };
 
 const char* ToString(Rule r);

@@ -1,13 +1,38 @@
 #include "core/domain/ruleset.h"
 
-namespace arbiter {
+#include "core/domain/names.h"
 
-const char* ToString(Ruleset r) { return r == Ruleset::kChess99 ? "chess99" : "fide"; }
+namespace arbiter {
+namespace {
+
+constexpr NameTable<Ruleset, 4> kNames{{
+    {Ruleset::kFide, "fide"},
+    {Ruleset::kUscf, "uscf"},
+    {Ruleset::kIccf, "iccf"},
+    {Ruleset::kChess99, "chess99"},
+}};
+
+}  // namespace
+
+const char* ToString(Ruleset r) { return NameOf(kNames, r); }
 
 std::optional<Ruleset> ParseRuleset(std::string_view text) {
-  if (text == "fide" || text == "chess") return Ruleset::kFide;
-  if (text == "chess99") return Ruleset::kChess99;
-  return std::nullopt;
+  if (text == "chess") return Ruleset::kFide;
+  return ValueOf(kNames, text);
+}
+
+const char* DisplayName(Ruleset r) {
+  switch (r) {
+    case Ruleset::kFide:
+      return "FIDE";
+    case Ruleset::kUscf:
+      return "US Chess";
+    case Ruleset::kIccf:
+      return "ICCF";
+    case Ruleset::kChess99:
+      return "Chess 99";
+  }
+  return "FIDE";
 }
 
 }  // namespace arbiter

@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "core/chess/position.h"
 #include "core/domain/can_mate.h"
+#include "core/domain/ruleset.h"
 #include "core/mate/material.h"
 #include "core/tablebase/retrograde.h"
 #include "core/tablebase/syzygy.h"
@@ -47,6 +48,11 @@ struct MateSearchOptions {
   // Syzygy tables, when the user gave some: a tablebase win for the side
   // proves it can mate, with the line the tables give (after the dive).
   const SyzygyTablebase* syzygy = nullptr;
+  // The rule set the request is judged under (arbiter.v1.SearchOptions
+  // travels with it, rules included). The searches ignore it: what a side
+  // can mate is the same under every chess rule set. RuleGame reads it for
+  // claims and flag falls (docs/rulings.md, "Rule sets").
+  Ruleset rules = Ruleset::kFide;
 };
 
 // Per side, cheapest method first (docs/can-mate.md numbers the steps as

@@ -1,6 +1,7 @@
 #include "core/render/game_verdict_json.h"
 
 #include "core/chess/notation.h"
+#include "core/render/claim_text.h"
 #include "core/render/json.h"
 #include "core/render/tablebase_json.h"
 
@@ -50,8 +51,9 @@ std::string GameVerdictJson(const GameVerdict& v) {
   o.Add("game", v.game).Add("site", v.site).Add("declared", v.declared);
   o.Add("termination", v.termination);
   o.AddTextOrNull("encoding", v.encoding);
-  // Chess 99 records say so; chess records keep the fields they always had.
-  if (v.rules == Ruleset::kChess99) o.Add("rules", ToString(v.rules));
+  // Records of other rules than FIDE's say so; FIDE records keep the fields
+  // they always had.
+  if (v.rules != Ruleset::kFide) o.Add("rules", ToString(v.rules));
   if (!v.ruling) {
     o.AddNull("ruling").AddNull("agrees").AddNull("rule").AddNull("article");
     o.AddNull("ended_at_ply").AddNull("moves_after_end");
@@ -88,6 +90,7 @@ std::string GameVerdictJson(const GameVerdict& v) {
   o.AddRaw("claim_grounds",
            json::Array(r.claim_grounds, [](const std::string& s) { return json::Quote(s); }));
   AddDeclaredEndingFields(r, &o);
+  o.AddRaw("claims", json::Array(r.claims, ClaimRulingJson));
   if (v.rules == Ruleset::kChess99) o.Add("detail", v.detail);
   if (v.tablebase) AddTablebaseFields(*v.tablebase, &o);
   o.AddNull("error");

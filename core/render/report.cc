@@ -1,6 +1,7 @@
 #include "core/render/report.h"
 
 #include "core/chess/notation.h"
+#include "core/render/claim_text.h"
 #include "core/render/json.h"
 #include "core/render/tablebase_json.h"
 
@@ -54,7 +55,7 @@ std::string ClaimsJson(const Position& pos, const DrawClaims& c) {
 }
 
 std::string AssessmentJson(const Position& pos, const Assessment& a,
-                           const TablebaseProbe* tablebase) {
+                           const TablebaseProbe* tablebase, const ClaimRuling* claim) {
   json::Object o;
   o.Add("fen", pos.Fen());
   o.Add("status", ToString(a.status));
@@ -99,7 +100,9 @@ std::string AssessmentJson(const Position& pos, const Assessment& a,
       o.AddRaw("tablebase", TablebaseJson(*tablebase->root));
     else
       o.AddNull("tablebase");
+    o.Add("tablebase_source", ToString(tablebase->source));
   }
+  if (claim) o.AddRaw("claim", ClaimRulingJson(*claim));
   return o.Close();
 }
 

@@ -12,6 +12,15 @@ void AddValue(const RootResult& r, json::Object* o) {
   o->Add("precise_dtz", r.precise_dtz);
   o->Add("win_within_50", r.win_within_50);
   o->Add("halfmove_clock", r.halfmove_clock);
+  // Both readings of the category: over the board (FIDE 9.3) and in
+  // correspondence (ICCF tablebase claims), and the move that keeps a win
+  // inside the fifty-move rule.
+  o->Add("fifty_move_outcome", ToString(WithFiftyMoveRule(r.category)));
+  o->Add("unlimited_outcome", ToString(WithoutFiftyMoveRule(r.category)));
+  if (const TablebaseMove* keep = MoveWinningWithin50(r))
+    o->Add("move_within_50", keep->uci);
+  else
+    o->AddNull("move_within_50");
 }
 
 }  // namespace
@@ -41,6 +50,7 @@ std::string TablebasePositionJson(const TablebaseProbe& probe) {
   json::Object o;
   AddValue(*probe.root, &o);
   o.Add("side_to_move", ColorName(probe.side_to_move));
+  o.Add("source", ToString(probe.source));
   return o.Close();
 }
 

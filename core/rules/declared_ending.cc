@@ -107,6 +107,16 @@ DeclaredEnding Classify(std::string_view written, const PlayerNames& players) {
   if (t == " " || t == " normal ") return ending(EndingKind::kNone);
   if (Has(t, {" unterminated ", " abort", " adjourn", " not finished ", " in progress "}))
     return ending(EndingKind::kUnterminated);
+  // Claims an arbiter rules on (before the time words: "quickplay finish
+  // claim, flag about to fall" is a claim).
+  if (Has(t, {" quickplay finish", " quick play finish", " quickplay claim", " rapidplay finish",
+              " iii 5 ", " 10 2 claim"}))
+    return ending(EndingKind::kClaim, EndingGrounds::kQuickplayFinish);
+  if (Has(t, {" insufficient losing chance", " 14h "}))
+    return ending(EndingKind::kClaim, EndingGrounds::kInsufficientLosingChances);
+  if (Has(t, {" tablebase claim", " tablebase win claim", " tablebase draw claim",
+              " claimed by tablebase", " tablebase adjudication", " egtb claim"}))
+    return ending(EndingKind::kClaim, EndingGrounds::kTablebaseClaim);
   if (Has(t, {" both players ran out of time ", " both flags "}))
     return ending(EndingKind::kClaim, EndingGrounds::kBothFlagsFell);
   const bool on_time =
@@ -273,6 +283,12 @@ const char* ToString(EndingGrounds grounds) {
       return "both_flags_fell";
     case EndingGrounds::kAgreement:
       return "agreement";
+    case EndingGrounds::kQuickplayFinish:
+      return "quickplay_finish";
+    case EndingGrounds::kInsufficientLosingChances:
+      return "insufficient_losing_chances";
+    case EndingGrounds::kTablebaseClaim:
+      return "tablebase_claim";
   }
   return "none";
 }

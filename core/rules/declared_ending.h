@@ -74,6 +74,10 @@ enum class EndingGrounds {
   kTimeoutVsInsufficientMaterial,
   kBothFlagsFell,
   kAgreement,
+  // Claims an arbiter decides on the position (core/verdict/claim_verdict.h).
+  kQuickplayFinish,            // FIDE Guidelines III.5
+  kInsufficientLosingChances,  // US Chess 14H
+  kTablebaseClaim,             // ICCF
 };
 
 // Where the words came from.

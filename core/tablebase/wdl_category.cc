@@ -42,6 +42,54 @@ TbCategory Demote(TbCategory c) {
   }
 }
 
+const char* ToString(TbOutcome o) {
+  switch (o) {
+    case TbOutcome::kWin:
+      return "win";
+    case TbOutcome::kDraw:
+      return "draw";
+    case TbOutcome::kLoss:
+      return "loss";
+    case TbOutcome::kUnknown:
+      return "unknown";
+  }
+  return "?";
+}
+
+TbOutcome WithFiftyMoveRule(TbCategory c) {
+  switch (c) {
+    case TbCategory::kWin:
+      return TbOutcome::kWin;
+    case TbCategory::kLoss:
+      return TbOutcome::kLoss;
+    case TbCategory::kMaybeWin:
+    case TbCategory::kMaybeLoss:
+      return TbOutcome::kUnknown;
+    default:
+      return TbOutcome::kDraw;
+  }
+}
+
+TbOutcome WithoutFiftyMoveRule(TbCategory c) {
+  switch (c) {
+    case TbCategory::kWin:
+    case TbCategory::kMaybeWin:
+    case TbCategory::kCursedWin:
+      return TbOutcome::kWin;
+    case TbCategory::kLoss:
+    case TbCategory::kMaybeLoss:
+    case TbCategory::kBlessedLoss:
+      return TbOutcome::kLoss;
+    case TbCategory::kDraw:
+      return TbOutcome::kDraw;
+  }
+  return TbOutcome::kUnknown;
+}
+
+TbOutcome Negate(TbOutcome o) {
+  return o == TbOutcome::kWin ? TbOutcome::kLoss : o == TbOutcome::kLoss ? TbOutcome::kWin : o;
+}
+
 TbCategory CategoryFromDtz(int dtz, bool precise, int halfmove_clock) {
   if (dtz == 0) return TbCategory::kDraw;
   const bool win = dtz > 0;

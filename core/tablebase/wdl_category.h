@@ -51,6 +51,19 @@ inline bool IsAmbiguous(TbCategory c) {
   return c == TbCategory::kMaybeWin || c == TbCategory::kMaybeLoss;
 }
 
+// The outcome of best play for the side to move, under one reading of the
+// rules:
+//   - with the fifty-move rule, a draw claimed at the first chance (the FIDE
+//     Laws 9.3, over the board): a cursed win is a draw, a maybe-win open;
+//   - without it (ICCF tablebase claims, correspondence): a cursed win is a
+//     win, and DTZ rounding never matters (the WDL alone decides).
+enum class TbOutcome : uint8_t { kWin, kDraw, kLoss, kUnknown };
+const char* ToString(TbOutcome o);  // "win", "draw", "loss", "unknown"
+TbOutcome WithFiftyMoveRule(TbCategory c);
+TbOutcome WithoutFiftyMoveRule(TbCategory c);
+// The same outcome from the other side's view.
+TbOutcome Negate(TbOutcome o);
+
 // Category of a position with Syzygy DTZ `dtz` (side to move's view) and
 // halfmove clock `halfmove_clock`. `precise`: `dtz` is known not to be
 // rounded. Not for checkmated positions (see the Lichess rule in syzygy.cc).

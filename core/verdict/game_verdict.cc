@@ -21,6 +21,7 @@ int64_t LineFromMessage(std::string_view message) {
 
 void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGame* scratch,
                 GameVerdict* out, const SyzygyTablebase* tables) {
+  const Ruleset rules = options.rules;
   *out = GameVerdict{};
   out->game = raw.index;
   if (const std::string* site = raw.Tag("Site")) out->site = *site;
@@ -41,15 +42,25 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
     return;
   }
 
+  if (rules != Ruleset::kChess99) out->rules = rules;
   ReplayGame(raw, scratch);
   const std::string* white = raw.Tag("White");
   const std::string* black = raw.Tag("Black");
+  const std::string* time_control = raw.Tag("TimeControl");
+  // Claims in comments; only those on moves that were replayed count.
+  std::vector<RecordedClaim> claims;
+  for (size_t i = 0; i < raw.moves.size() && i < scratch->moves.size(); ++i)
+    if (std::optional<RecordedClaim> c = ReadClaimCommand(raw.moves[i].comment, int(i) + 1))
+      claims.push_back(*c);
   const DeclaredOutcome declared{
       .result = out->declared,
       .termination = out->termination,
       .closing_comment = raw.closing_comment,
       .players = {white ? std::string_view(*white) : "", black ? std::string_view(*black) : ""},
-      .clock_centis = scratch->clock_centis};
+      .clock_centis = scratch->clock_centis,
+      .time_control = time_control ? *time_control : std::string(),
+      .claims = claims};
+
   // Moves recorded after a checkmate or stalemate cannot be played: a game
   // with a bad move is ruled on the moves before it, if it ended on the
   // board there.
@@ -75,7 +86,7 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
   int end = ruling.ended_at_ply.value_or(int(scratch->moves.size()));
   for (int i = 0; i < end; ++i) pos.DoMove(scratch->moves[i]);
   out->end_fen = pos.Fen();
-  if (tables) out->tablebase = JudgeDeclaredResult(*tables, pos, ruling, declared);
+  if (tables) out->tablebase = JudgeDeclaredResult(*tables, pos, ruling, declared, rules);
   for (Move m : ruling.winner_can_mate.line) {
     out->winner_line.push_back(ToUci(pos, m));
     pos.DoMove(m);

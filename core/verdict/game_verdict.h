@@ -34,6 +34,7 @@ struct GameVerdict {
   // in SAN (its line_san).
   std::vector<std::string> winner_line;
   std::vector<std::string> winner_line_san;
+  // The rules the game was ruled under: those asked for (--rules), or
   // kChess99 for a Chess 99 game (chess99_verdict.h), whose `end_fen` is
   // then FEN-9 and whose `detail` says why, in a sentence.
   Ruleset rules = Ruleset::kFide;
@@ -47,7 +48,9 @@ struct GameVerdict {
 
 // `scratch` is reused between calls to avoid reallocations. With `tables`,
 // the position where the game was ruled is probed and compared with the
-// declared result (core/verdict/tablebase_verdict.h).
+// declared result (core/verdict/tablebase_verdict.h), and they are evidence
+// for the record's claims. `options.rules` rules the chess games (a game is
+// Chess 99 by its [Variant] tag, see core/pgn/variant.h).
 void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGame* scratch,
                 GameVerdict* out, const SyzygyTablebase* tables = nullptr);
 

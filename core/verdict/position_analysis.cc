@@ -9,7 +9,8 @@ absl::StatusOr<PositionAnalysis> AnalyzePosition(const std::string& fen, bool ch
                                                  const std::vector<std::string>& moves,
                                                  const MateSearchOptions& options,
                                                  const SyzygyTablebase* tables,
-                                                 std::optional<Color> only_side) {
+                                                 std::optional<Color> only_side,
+                                                 const std::optional<ClaimQuestion>& claim) {
   absl::StatusOr<Position> pos = Position::FromFen(fen, chess960);
   if (!pos.ok()) return pos.status();
   Game game(*pos);
@@ -25,12 +26,19 @@ absl::StatusOr<PositionAnalysis> AnalyzePosition(const std::string& fen, bool ch
   }
   MateSearchOptions with_tables = options;
   with_tables.syzygy = tables;  // a tablebase win proves "can mate"
-  PositionAnalysis out{game.position(), Assess(game, with_tables, only_side), std::nullopt};
+  PositionAnalysis out{game.position(), Assess(game, with_tables, only_side), std::nullopt,
+                       std::nullopt};
   // The lines are final here: the analysis prints them (Assess leaves them
   // unspelled, for the draws ruled on claims, which print none).
   AddLineSan(out.position, &out.assessment.white);
   AddLineSan(out.position, &out.assessment.black);
-  if (tables) out.tablebase = ProbeTablebase(*tables, game.position());
+  if (tables) out.tablebase = ProbeTables(game.position(), tables, options.retrograde);
+  if (claim) {
+    const Claim asked{.kind = claim->kind,
+                      .claimant = claim->claimant.value_or(out.position.side_to_move()),
+                      .claimed = claim->claimed};
+    out.claim = JudgeClaim(out.position, asked, claim->rules, with_tables);
+  }
   return out;
 }
 

@@ -10,14 +10,26 @@
 
 #include "absl/status/statusor.h"
 #include "core/verdict/assessment.h"
+#include "core/verdict/claim_verdict.h"
 #include "core/verdict/tablebase_verdict.h"
 
 namespace arbiter {
 
+// A claim to judge at the position (analyze --claim).
+struct ClaimQuestion {
+  ClaimKind kind = ClaimKind::kQuickplayFinish;
+  std::optional<Color> claimant;  // unset: the side to move
+  ClaimedOutcome claimed = ClaimedOutcome::kDraw;
+  Ruleset rules = Ruleset::kFide;
+};
+
 struct PositionAnalysis {
   Position position;  // after the moves
   Assessment assessment;
-  std::optional<TablebaseProbe> tablebase;  // set exactly when tables were given
+  // Set exactly when Syzygy tables were given; for at most 4 men that they
+  // do not cover, Arbiter's retrograde tables answer (source kRetrograde).
+  std::optional<TablebaseProbe> tablebase;
+  std::optional<ClaimRuling> claim;  // set exactly when a claim was asked
 };
 
 // INVALID_ARGUMENT for a bad FEN, an illegal move (its 1-based number is
@@ -27,6 +39,7 @@ absl::StatusOr<PositionAnalysis> AnalyzePosition(const std::string& fen, bool ch
                                                  const std::vector<std::string>& moves,
                                                  const MateSearchOptions& options,
                                                  const SyzygyTablebase* tables,
-                                                 std::optional<Color> only_side = std::nullopt);
+                                                 std::optional<Color> only_side = std::nullopt,
+                                                 const std::optional<ClaimQuestion>& claim = {});
 
 }  // namespace arbiter

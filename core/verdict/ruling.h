@@ -11,10 +11,23 @@
 
 #include "core/domain/game_result.h"
 #include "core/domain/rule.h"
+#include "core/domain/ruleset.h"
 #include "core/rules/declared_ending.h"
 #include "core/verdict/assessment.h"
+#include "core/verdict/claim_verdict.h"
 
 namespace arbiter {
+
+// A claim the record's movetext makes: a comment command
+//   {[%claim KIND]}, {[%claim KIND white|black]}, {[%claim tablebase_claim win]}
+// (KIND: quickplay_finish, insufficient_losing_chances, tablebase_claim)
+// after a move, made in the position that move leaves.
+struct RecordedClaim {
+  int ply = 0;                            // after this many plies
+  ClaimKind kind = ClaimKind::kQuickplayFinish;
+  std::optional<Color> claimant;          // unset: the side to move
+  std::optional<ClaimedOutcome> claimed;  // unset: a draw
+};
 
 // What the record declares.
 struct DeclaredOutcome {
@@ -27,6 +40,10 @@ struct DeclaredOutcome {
   // Clock after each move in centiseconds ([%clk]), -1 where none;
   // parallel to the moves, or empty.
   std::span<const int> clock_centis = {};
+  // The TimeControl tag ("300+2", "40/5400:1800", "-", ...), empty when none.
+  std::string time_control = {};
+  // The claims the movetext makes, in order.
+  std::span<const RecordedClaim> claims = {};
 };
 
 // What says whose flag fell in a flag-fall ruling.
@@ -71,15 +88,25 @@ struct Ruling {
   std::optional<bool> clock_contradicts_result;
   // Whether the board bears out the grounds the record names
   // (declared_ending.grounds); unset when none are named or they cannot be
-  // checked (both flags fell).
+  // checked (both flags fell, a claim left to the arbiter's judgment).
   std::optional<bool> declared_grounds_hold;
+  // The claims the record makes, judged where each was made, in order: the
+  // [%claim] comments, then the claim a [Termination] names (at the end).
+  std::vector<ClaimRuling> claims;
 };
 
 // `moves` must be legal from `start` (as a replayed PGN guarantees); moves
 // recorded after an ending that cannot be played (a move after checkmate)
 // are the caller's to count (moves_after_end).
-// `options` bound the search for the winner's mating possibility.
+// `options` bound the search for the winner's mating possibility; its
+// tables (syzygy, retrograde) are the evidence for claims and for US Chess
+// 14E, and its `rules` (a chess rule set) decide which claims exist and how
+// a flag fall is ruled (docs/rulings.md, "Rule sets").
 Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
                 const DeclaredOutcome& declared, const MateSearchOptions& options = {});
+
+// Reads the [%claim ...] command of a move comment; nullopt when there is
+// none or it names no claim this reader knows.
+std::optional<RecordedClaim> ReadClaimCommand(std::string_view comment, int ply);
 
 }  // namespace arbiter

@@ -43,21 +43,18 @@ Decided HowDecided(const Ruling& r) {
   return Decided::kResignation;
 }
 
-// The result best play gives under the fifty-move rule (claimed at the first
-// chance), White's view; empty when DTZ rounding leaves it open.
-std::string BestPlayResult(TbCategory c, Color to_move) {
-  switch (c) {
-    case TbCategory::kWin:
+// The result best play gives, White's view; empty when DTZ rounding leaves
+// it open.
+std::string BestPlayResult(TbOutcome outcome, Color to_move) {
+  switch (outcome) {
+    case TbOutcome::kWin:
       return WinFor(to_move);
-    case TbCategory::kLoss:
+    case TbOutcome::kLoss:
       return WinFor(~to_move);
-    case TbCategory::kMaybeWin:
-    case TbCategory::kMaybeLoss:
-      return "";
-    case TbCategory::kCursedWin:
-    case TbCategory::kDraw:
-    case TbCategory::kBlessedLoss:
+    case TbOutcome::kDraw:
       return kDraw;
+    case TbOutcome::kUnknown:
+      return "";
   }
   return "";
 }
@@ -95,49 +92,18 @@ std::string Describe(const TablebaseProbe& p) {
   return "";
 }
 
-// Fathom root probes spent on making a settled position's DTZ exact.
-constexpr int kPreciseDtzBudget = 300;
-
 }  // namespace
 
-TablebaseProbe ProbeTablebase(const SyzygyTablebase& tables, const Position& pos) {
-  TablebaseProbe probe;
-  probe.side_to_move = pos.side_to_move();
-  // The default search settles every category that DTZ rounding leaves open
-  // (and so win_within_50), which is what rulings need.
-  absl::StatusOr<RootResult> root = tables.ProbeRoot(pos);
-  if (root.ok() && !root->precise_dtz && !IsAmbiguous(root->category)) {
-    // An exact DTZ is for people reading it. A short search settles most
-    // (KQvK at once); a long win can take thousands of probes under Fathom's
-    // process-wide lock, so the budget is small and the value left rounded
-    // when it runs out. The search is deterministic, so is the answer.
-    RootProbeOptions precise;
-    precise.exact_budget = kPreciseDtzBudget;
-    precise.precise_dtz = true;
-    absl::StatusOr<RootResult> again = tables.ProbeRoot(pos, precise);
-    if (again.ok() && again->precise_dtz) root = std::move(again);
-  }
-  if (root.ok()) {
-    probe.root = *std::move(root);
-    return probe;
-  }
-  absl::string_view why = root.status().message();
-  absl::ConsumePrefix(&why, "not covered: ");
-  // Castling rights, too many men, a missing table: the usual reasons. An
-  // internal error (Fathom and our move generation disagree) is a bug, said
-  // as such rather than passed off as a gap in the tables.
-  probe.not_covered = absl::IsInternal(root.status())
-                          ? absl::StrCat("tablebase probe failed: ", why)
-                          : std::string(why);
-  return probe;
-}
-
 TablebaseJudgement JudgeDeclaredResult(const SyzygyTablebase& tables, const Position& end,
-                                       const Ruling& ruling, const DeclaredOutcome& declared) {
+                                       const Ruling& ruling, const DeclaredOutcome& declared,
+                                       Ruleset rules) {
   TablebaseJudgement j;
   j.probe = ProbeTablebase(tables, end);
   if (!j.probe.root) return j;
-  const std::string best = BestPlayResult(j.probe.root->category, j.probe.side_to_move);
+  const TbCategory category = j.probe.root->category;
+  const std::string best = BestPlayResult(
+      rules == Ruleset::kIccf ? WithoutFiftyMoveRule(category) : WithFiftyMoveRule(category),
+      j.probe.side_to_move);
   j.contradiction = false;
   const Decided decided = HowDecided(ruling);
   switch (decided) {

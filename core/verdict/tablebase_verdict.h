@@ -13,22 +13,12 @@
 #include <string>
 
 #include "core/chess/position.h"
+#include "core/domain/ruleset.h"
 #include "core/tablebase/syzygy.h"
 #include "core/verdict/ruling.h"
+#include "core/verdict/tablebase_probe.h"
 
 namespace arbiter {
-
-// One position's root probe, or why the tables say nothing about it.
-struct TablebaseProbe {
-  Color side_to_move = kWhite;
-  std::optional<RootResult> root;  // set when the tables cover the position
-  std::string not_covered;         // otherwise, why, in words for people
-};
-
-// The same probe for analyze and verify, so that a position gets the same
-// answer however it is asked about. The position's DTZ is made exact when a
-// short search can (precise_dtz), the moves' only where it decides them.
-TablebaseProbe ProbeTablebase(const SyzygyTablebase& tables, const Position& pos);
 
 // The tables' view of a game's declared result, judged in the position where
 // the game was ruled.
@@ -47,8 +37,11 @@ struct TablebaseJudgement {
 };
 
 // `end` is the position where the game was ruled (GameVerdict::end_fen).
+// Under `rules` kIccf, best play is judged without the fifty-move rule, as
+// correspondence chess judges positions of at most 7 men.
 TablebaseJudgement JudgeDeclaredResult(const SyzygyTablebase& tables, const Position& end,
-                                       const Ruling& ruling, const DeclaredOutcome& declared);
+                                       const Ruling& ruling, const DeclaredOutcome& declared,
+                                       Ruleset rules = Ruleset::kFide);
 
 // The verdict on a game that could not be replayed: nothing to probe.
 TablebaseJudgement NoPositionJudgement(std::string why);
