@@ -796,8 +796,9 @@ void PgnReader::AttachComment(RawGame* game, std::string_view text) {
   RawMove& move = game->moves.back();
   if (int clock = ParseClock(text); clock >= 0) move.clock_centis = clock;
   // Chess 99 records carry draw offers and claims in comments
-  // (core/verdict/chess99_verdict.h): they are kept whatever the option says.
-  if (!options_.keep_comments && !chess99_) {
+  // (core/verdict/chess99_verdict.h), and chess records their [%claim]
+  // commands (core/verdict/ruling.h): they are kept whatever the option says.
+  if (!options_.keep_comments && !chess99_ && text.find("[%claim ") == std::string_view::npos) {
     // It still counts for the game's encoding (game_encoding.h).
     dropped_text_invalid_ = dropped_text_invalid_ || !IsValidUtf8(text);
     return;

@@ -59,8 +59,9 @@ struct RawGame {
 };
 
 struct PgnReaderOptions {
-  // Copy comment text into RawMove::comment. Clocks are extracted either way;
-  // switching this off saves a copy per commented move.
+  // Copy comment text into RawMove::comment. Clocks are extracted either way,
+  // and a comment holding a [%claim] command is kept; switching this off
+  // saves a copy per commented move.
   bool keep_comments = true;
   // Given to games without a [Variant] tag, as that tag (`arbiter verify
   // --rules chess99`: "Chess 99"); empty: such games stay untagged.
