@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <mutex>
 #include <random>
-#include <tuple>
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
@@ -19,6 +18,7 @@
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/chess/random_placement.h"
+#include "core/tablebase/tablebase_move_order.h"
 
 namespace arbiter {
 namespace {
@@ -86,17 +86,6 @@ int DecodeDtz(unsigned result) {
 // Fathom's promotion code for our promotion piece (queen 1 ... knight 4).
 unsigned FathomPromotion(Move m) {
   return m.kind() == Move::kPromotion ? unsigned(6 - m.promotion()) : TB_PROMOTES_NONE;
-}
-
-bool IsZeroing(const Position& pos, Move m) {
-  return TypeOf(pos.piece_on(m.from())) == kPawn ||
-         (m.kind() != Move::kCastling && !pos.empty(m.to()));
-}
-
-PieceType CapturedType(const Position& pos, Move m) {
-  if (m.kind() == Move::kEnPassant) return kPawn;
-  if (m.kind() == Move::kCastling) return kNoPieceType;
-  return TypeOf(pos.piece_on(m.to()));
 }
 
 absl::Status CheckProbeable(const Position& pos, int largest) {
@@ -529,17 +518,7 @@ absl::StatusOr<RootResult> SyzygyTablebase::ProbeRoot(const Position& pos,
   }
 
   // Best first, in the Lichess order.
-  auto key = [&pos](const TablebaseMove& m) {
-    const bool positive = m.dtz && *m.dtz > 0;
-    const PieceType captured = CapturedType(pos, m.move);
-    const int promotion = m.move.kind() == Move::kPromotion ? int(m.move.promotion()) : 0;
-    return std::make_tuple(int(m.category), !m.checkmate, !m.stalemate, m.zeroing == positive,
-                           (captured != kNoPieceType) == positive, m.dtz.has_value(),
-                           m.dtz ? -*m.dtz : 0, captured ? -int(captured) : 1,
-                           promotion ? -promotion : 1, m.uci);
-  };
-  std::stable_sort(out.moves.begin(), out.moves.end(),
-                   [&](const TablebaseMove& a, const TablebaseMove& b) { return key(a) < key(b); });
+  SortBestFirst(pos, &out.moves);
   return out;
 }
 

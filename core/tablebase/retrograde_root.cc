@@ -1,0 +1,97 @@
+#include "core/tablebase/retrograde_root.h"
+
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "core/chess/bitboard.h"
+#include "core/chess/movegen.h"
+#include "core/chess/notation.h"
+#include "core/tablebase/tablebase_move_order.h"
+#include "core/tablebase/wdl_category.h"
+
+namespace arbiter {
+
+absl::StatusOr<RootResult> ProbeRetrogradeRoot(tablebase::RetrogradeSolver& solver,
+                                               const Position& pos) {
+  if (pos.castling_rights() != kNoCastling)
+    return absl::InvalidArgumentError(
+        "position has castling rights; retrograde tables cover only positions without them");
+  const int men = PopCount(pos.pieces());
+  if (men > tablebase::kMaxMen)
+    return absl::NotFoundError(absl::StrCat("not covered: ", MaterialName(pos), " has ", men,
+                                            " men; the retrograde tables go up to ",
+                                            tablebase::kMaxMen));
+  // Probed first even when the game is over: the solver's checks (legality,
+  // pawns on the back ranks) then apply to every position, as ProbeRoot's do.
+  absl::StatusOr<int> root_dtz = solver.ProbeDtz(pos);
+  if (!root_dtz.ok()) return root_dtz.status();
+
+  RootResult out;
+  const int h = pos.halfmove_clock();
+  out.halfmove_clock = h;
+  MoveList legal(pos);
+  if (legal.empty()) {
+    // As ProbeRoot: Lichess counts a checkmate as a loss unless a fifty-move
+    // claim was already available before the mating move (clock - 1 >= 100).
+    // The tables give a mated side DTZ 0; Syzygy's convention is -1.
+    out.checkmate = pos.in_check();
+    out.stalemate = !out.checkmate;
+    out.dtz = out.checkmate ? -1 : 0;
+    out.precise_dtz = out.dtz;
+    out.category = !out.checkmate ? TbCategory::kDraw
+                   : h <= 100     ? TbCategory::kLoss
+                                  : TbCategory::kBlessedLoss;
+    out.win_within_50 = false;
+    return out;
+  }
+
+  for (Move m : legal) {
+    TablebaseMove tm;
+    tm.move = m;
+    tm.uci = ToUci(pos, m);
+    Position scratch = pos;
+    tm.san = ToSan(scratch, m);
+    tm.zeroing = IsZeroing(pos, m);
+    Position child = pos;
+    child.DoMove(m);
+    const bool terminal = MoveList(child).empty();
+    tm.checkmate = terminal && child.in_check();
+    tm.stalemate = terminal && !child.in_check();
+    if (tm.checkmate) {
+      // The mating move is made with the clock at h, so the claim was
+      // available before it only from h >= 100 (ProbeRoot's rule).
+      tm.dtz = tm.precise_dtz = -1;
+      tm.category = h < 100 ? TbCategory::kLoss : TbCategory::kBlessedLoss;
+    } else if (tm.stalemate) {
+      tm.dtz = tm.precise_dtz = 0;
+      tm.category = TbCategory::kDraw;
+    } else {
+      // Captures and promotions land in another table; the solver finds it.
+      absl::StatusOr<int> dtz = solver.ProbeDtz(child);
+      if (!dtz.ok())
+        return absl::Status(dtz.status().code(), absl::StrCat("after ", tm.uci, " in ", pos.Fen(),
+                                                              ": ", dtz.status().message()));
+      tm.dtz = tm.precise_dtz = *dtz;
+      if (tm.zeroing) {
+        // Clock 0 after the move, so the child's WDL decides; but a claim
+        // already available before the move (h >= 100) still draws, as
+        // ProbeRoot demotes it.
+        tm.category = CategoryFromDtz(*dtz, /*precise=*/true, 0);
+        if (h >= 100) tm.category = Demote(tm.category);
+      } else {
+        tm.category = CategoryFromDtz(*dtz, /*precise=*/true, h + 1);
+      }
+    }
+    out.moves.push_back(std::move(tm));
+  }
+
+  out.dtz = *root_dtz;
+  out.precise_dtz = *root_dtz;
+  out.category = CategoryFromDtz(*root_dtz, /*precise=*/true, h);
+  out.win_within_50 = WinsWithin50(*root_dtz, h);
+  SortBestFirst(pos, &out.moves);
+  return out;
+}
+
+}  // namespace arbiter
