@@ -32,8 +32,10 @@ ClaimRuling Judge(const std::string& fen, ClaimKind kind, Ruleset rules,
   return JudgeClaim(pos, claim, rules, options, conditions);
 }
 
-// White, to move with K+R+P against K+B, claims: a lone bishop cannot mate.
-constexpr char kBishopCannotMate[] = "8/8/4k3/8/2b5/8/3PK3/7R w - - 0 40";
+// White, to move with K+R+P against a bare king, claims (low on time): a
+// lone king cannot mate. (Against K+B it could: a helpmate exists, and the
+// claim goes to the arbiter, as LeftToTheArbiter... shows.)
+constexpr char kBareKingCannotMate[] = "8/8/4k3/8/8/8/3PK3/7R w - - 0 40";
 // Black, to move with a bare king against K+Q: lost within fifty moves.
 constexpr char kQueenWins[] = "8/8/8/4k3/8/8/8/K6Q b - - 0 50";
 // A locked wall: White's extra bishop cannot get through (fortress_test).
@@ -41,7 +43,7 @@ constexpr char kFortress[] = "8/8/1k6/p1p1p1p1/P1P1P1P1/3B4/3K4/8 b - - 0 1";
 constexpr char kStart[] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 TEST(QuickplayFinish, UpheldWhenTheOpponentCannotMate) {
-  const ClaimRuling r = Judge(kBishopCannotMate, ClaimKind::kQuickplayFinish, Ruleset::kFide);
+  const ClaimRuling r = Judge(kBareKingCannotMate, ClaimKind::kQuickplayFinish, Ruleset::kFide);
   EXPECT_EQ(r.answer, ClaimAnswer::kUpheld) << r.reason;
   EXPECT_EQ(r.basis, ClaimBasis::kOpponentCannotMate);
   ASSERT_TRUE(r.opponent_can_mate);
@@ -71,6 +73,12 @@ TEST(QuickplayFinish, RejectedWhenTheTablesGiveTheOpponentAWin) {
 }
 
 TEST(QuickplayFinish, LeftToTheArbiterWhenNothingDecides) {
+  // A bishop against K+R+P can still mate with help: not a proof, and five
+  // men are beyond Arbiter's own tables.
+  const ClaimRuling bishop =
+      Judge("8/8/4k3/8/2b5/8/3PK3/7R w - - 0 40", ClaimKind::kQuickplayFinish, Ruleset::kFide);
+  EXPECT_EQ(bishop.answer, ClaimAnswer::kArbiterJudgment) << bishop.reason;
+  EXPECT_EQ(bishop.opponent_can_mate->answer, CanMate::kYes);
   const ClaimRuling r = Judge(kStart, ClaimKind::kQuickplayFinish, Ruleset::kFide);
   EXPECT_EQ(r.answer, ClaimAnswer::kArbiterJudgment) << r.reason;
   EXPECT_EQ(r.basis, ClaimBasis::kNoDecisiveEvidence);
@@ -84,11 +92,11 @@ TEST(QuickplayFinish, LeftToTheArbiterWhenNothingDecides) {
 TEST(QuickplayFinish, RejectedOffTheMoveUnderOtherRulesAndWithAnIncrement) {
   EXPECT_EQ(Judge(kStart, ClaimKind::kQuickplayFinish, Ruleset::kFide, kBlack).basis,
             ClaimBasis::kNotOnMove);
-  const ClaimRuling uscf = Judge(kBishopCannotMate, ClaimKind::kQuickplayFinish, Ruleset::kUscf);
+  const ClaimRuling uscf = Judge(kBareKingCannotMate, ClaimKind::kQuickplayFinish, Ruleset::kUscf);
   EXPECT_EQ(uscf.answer, ClaimAnswer::kRejected);
   EXPECT_EQ(uscf.basis, ClaimBasis::kNotUnderTheseRules) << uscf.reason;
   const ClaimRuling increment =
-      Judge(kBishopCannotMate, ClaimKind::kQuickplayFinish, Ruleset::kFide, std::nullopt,
+      Judge(kBareKingCannotMate, ClaimKind::kQuickplayFinish, Ruleset::kFide, std::nullopt,
             ClaimedOutcome::kDraw, WithTables(), ClaimConditions{.adds_time = true});
   EXPECT_EQ(increment.answer, ClaimAnswer::kRejected);
   EXPECT_EQ(increment.basis, ClaimBasis::kClockConditions);
@@ -100,14 +108,14 @@ TEST(QuickplayFinish, RejectedOffTheMoveUnderOtherRulesAndWithAnIncrement) {
 
 TEST(InsufficientLosingChances, JudgedAsUSChess14H) {
   const ClaimRuling upheld =
-      Judge(kBishopCannotMate, ClaimKind::kInsufficientLosingChances, Ruleset::kUscf);
+      Judge(kBareKingCannotMate, ClaimKind::kInsufficientLosingChances, Ruleset::kUscf);
   EXPECT_EQ(upheld.answer, ClaimAnswer::kUpheld) << upheld.reason;
   EXPECT_EQ(upheld.article, "US Chess 14H");
   EXPECT_EQ(Judge(kQueenWins, ClaimKind::kInsufficientLosingChances, Ruleset::kUscf).answer,
             ClaimAnswer::kRejected);
   EXPECT_EQ(Judge(kStart, ClaimKind::kInsufficientLosingChances, Ruleset::kUscf).answer,
             ClaimAnswer::kArbiterJudgment);
-  EXPECT_EQ(Judge(kBishopCannotMate, ClaimKind::kInsufficientLosingChances, Ruleset::kFide).basis,
+  EXPECT_EQ(Judge(kBareKingCannotMate, ClaimKind::kInsufficientLosingChances, Ruleset::kFide).basis,
             ClaimBasis::kNotUnderTheseRules);
 }
 
@@ -216,10 +224,10 @@ std::string Game(const std::string& fen, const std::string& tags, const std::str
 }
 
 TEST(RecordedClaims, AQuickplayClaimNamedByTheTerminationIsTheEnding) {
-  // Black's last move leaves White (to move) with K+R+P against K+B.
-  const std::string fen = "8/8/4k3/8/8/2b5/3PK3/7R b - - 0 40";
+  // Black's last move leaves White (to move) with K+R+P against a bare king.
+  const std::string fen = "8/8/4k3/8/8/8/3PK3/7R b - - 0 40";
   const GameVerdict upheld = Verify(
-      Game(fen, "[Result \"1/2-1/2\"]\n[Termination \"quickplay finish claim\"]", "40... Bb4 1/2-1/2"),
+      Game(fen, "[Result \"1/2-1/2\"]\n[Termination \"quickplay finish claim\"]", "40... Kd5 1/2-1/2"),
       Ruleset::kFide);
   ASSERT_TRUE(upheld.ruling) << upheld.error;
   EXPECT_EQ(upheld.ruling->rule, Rule::kQuickplayFinishClaim);
@@ -247,12 +255,11 @@ TEST(RecordedClaims, ARejectedClaimDoesNotEndTheGame) {
 }
 
 TEST(RecordedClaims, AnUpheldClaimBeforeTheEndEndsTheGameThere) {
-  // White claims after Black's first move, cannot be beaten by a lone
-  // bishop, yet the game goes on to a 0-1 on time: the draw stood.
-  const GameVerdict v = Verify(
-      Game("8/8/4k3/8/8/2b5/3PK3/7R b - - 0 40", "[Result \"0-1\"]\n[Termination \"Time forfeit\"]",
-           "40... Bb4 {[%claim quickplay_finish]} 41. Rh6+ Kd5 0-1"),
-      Ruleset::kFide);
+  // White claims after Black's first move, cannot be beaten by a bare
+  // king, yet the game goes on to a 0-1 by resignation: the draw stood.
+  const GameVerdict v = Verify(Game("8/8/4k3/8/8/8/3PK3/7R b - - 0 40", "[Result \"0-1\"]",
+                                    "40... Kd5 {[%claim quickplay_finish]} 41. Rh5+ Kd4 0-1"),
+                               Ruleset::kFide);
   ASSERT_TRUE(v.ruling) << v.error;
   EXPECT_EQ(v.ruling->rule, Rule::kQuickplayFinishClaim);
   EXPECT_EQ(v.ruling->ruling, GameResult::kDraw);
@@ -313,10 +320,10 @@ TEST(UscfFlagFall, AKnightCannotWinOnTimeWithoutAForcedWin) {
   EXPECT_FALSE(uscf.ruling->agrees);
   // With a rook, 14E does not apply: the win on time stands.
   const GameVerdict rook =
-      Verify(Game("8/p7/8/8/8/8/8/K1R4k w - - 0 60",
-                  "[Result \"1-0\"]\n[Termination \"Time forfeit\"]", "60. Rc2 1-0"),
+      Verify(Game("8/p7/8/8/8/8/2R5/K6k w - - 0 60",
+                  "[Result \"1-0\"]\n[Termination \"Time forfeit\"]", "60. Rc3 1-0"),
              Ruleset::kUscf);
-  ASSERT_TRUE(rook.ruling);
+  ASSERT_TRUE(rook.ruling) << rook.error;
   EXPECT_EQ(rook.ruling->rule, Rule::kFlagFall);
 }
 
