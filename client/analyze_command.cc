@@ -96,7 +96,17 @@ std::string TablebaseText(const TablebaseProbe& p) {
                   !r.win_within_50   ? "open"
                   : *r.win_within_50 ? "yes"
                                      : "no",
-                  " (halfmove clock ", r.halfmove_clock, ")\n");
+                  " (halfmove clock ", r.halfmove_clock, ")",
+                  p.source == TablebaseSource::kRetrograde ? " [Arbiter's retrograde tables]" : "",
+                  "\n");
+  // Over the board and in correspondence: a cursed win is a draw in the
+  // first and a win in the second.
+  absl::StrAppend(&out, "Tablebase outcome: ", ToString(WithFiftyMoveRule(r.category)),
+                  " with the 50-move rule (FIDE), ", ToString(WithoutFiftyMoveRule(r.category)),
+                  " without it (ICCF)");
+  if (const TablebaseMove* keep = MoveWinningWithin50(r))
+    absl::StrAppend(&out, "; ", keep->san, " keeps the win inside fifty moves");
+  absl::StrAppend(&out, "\n");
   // The first moves in the tables' order (best first), each with its value
   // for the mover and the DTZ of the position it leads to.
   constexpr size_t kShown = 5;

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "core/io/byte_source.h"
+#include "core/render/claim_text.h"
 #include "core/render/game_verdict_json.h"
 #include "core/render/report.h"
 #include "tests/test_support.h"
@@ -138,6 +139,55 @@ TEST(Convert, AssessmentsRenderTheSameAfterTheWire) {
     EXPECT_EQ(back->assessment.white.line_san, a->assessment.white.line_san);
     EXPECT_EQ(back->assessment.black.line_san, a->assessment.black.line_san);
   }
+}
+
+// Claims and their evidence (opponent's line, tablebase moves from
+// Arbiter's retrograde tables) render the same after the wire, in analyze
+// records and in verify records, under each rule set.
+TEST(Convert, ClaimsRenderTheSameAfterTheWire) {
+  MateSearchOptions options = testing::WithTables();
+  const std::vector<std::pair<std::string, ClaimQuestion>> cases = {
+      {"8/8/8/4k3/8/8/8/K6Q b - - 0 50",
+       {ClaimKind::kQuickplayFinish, std::nullopt, ClaimedOutcome::kDraw, Ruleset::kFide}},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+       {ClaimKind::kInsufficientLosingChances, kWhite, ClaimedOutcome::kDraw, Ruleset::kUscf}},
+      {"8/8/8/4k3/8/8/8/K6Q w - - 0 50",
+       {ClaimKind::kTablebaseClaim, std::nullopt, ClaimedOutcome::kWin, Ruleset::kIccf}},
+  };
+  for (const auto& [fen, claim] : cases) {
+    options.rules = claim.rules;
+    absl::StatusOr<PositionAnalysis> a =
+        AnalyzePosition(fen, false, {}, options, nullptr, std::nullopt, claim);
+    ASSERT_TRUE(a.ok()) << a.status();
+    ASSERT_TRUE(a->claim);
+    absl::StatusOr<PositionAnalysis> back = wire::FromProto(Reparsed(wire::ToProto(*a)));
+    ASSERT_TRUE(back.ok()) << back.status();
+    ASSERT_TRUE(back->claim);
+    EXPECT_EQ(ClaimRulingJson(*back->claim), ClaimRulingJson(*a->claim)) << fen;
+    // The request's claim survives the wire too.
+    v1::Claim request;
+    wire::ToProto(claim, &request);
+    absl::StatusOr<std::optional<ClaimQuestion>> asked = wire::FromProto(request, claim.rules);
+    ASSERT_TRUE(asked.ok() && *asked) << asked.status();
+    EXPECT_EQ((*asked)->kind, claim.kind);
+    EXPECT_EQ((*asked)->claimed, claim.claimed);
+    // ... and is refused under another rule set.
+    EXPECT_FALSE(wire::FromProto(request, Ruleset::kChess99).ok());
+  }
+  options.rules = Ruleset::kIccf;
+  RawGame raw = ReadFirstGame(
+      "[Result \"1-0\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/4k3/8/8/8/K6Q w - - 0 50\"]\n\n"
+      "50. Qh2+ {[%claim tablebase_claim win]} Ke4 {[%claim quickplay_finish]} 1-0\n",
+      1, {.keep_comments = false});
+  ReplayedGame scratch;
+  GameVerdict verdict;
+  VerifyGame(raw, options, &scratch, &verdict);
+  ASSERT_TRUE(verdict.ruling) << verdict.error;
+  ASSERT_EQ(verdict.ruling->claims.size(), 2u);
+  absl::StatusOr<GameVerdict> back = wire::FromProto(Reparsed(wire::ToProto(verdict)));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(GameVerdictJson(*back), GameVerdictJson(verdict));
+  EXPECT_EQ(back->rules, Ruleset::kIccf);
 }
 
 // A worker from before line_san / winner_line_san sends UCI only: the

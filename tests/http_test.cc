@@ -306,8 +306,10 @@ TEST_F(Http, TablebaseIsShapedLikeLichess) {
     // The command line's "tablebase" value for the same position.
     const std::string cli = AnalyzeJsonByCli(fen, "--syzygy " + syzygy);
     const size_t at = cli.find("\"tablebase\": ");
+    const size_t end = cli.find(", \"tablebase_source\": ");
     ASSERT_NE(at, std::string::npos) << cli;
-    EXPECT_EQ(r->body, cli.substr(at + 13, cli.size() - at - 14) + "\n") << fen;
+    ASSERT_NE(end, std::string::npos) << cli;
+    EXPECT_EQ(r->body, cli.substr(at + 13, end - at - 13) + "\n") << fen;
   }
   auto many =
       http.Get(("/v1/tablebase?fen=" + httplib::detail::encode_query_param(kFens[3])).c_str());

@@ -71,7 +71,9 @@ TEST(TablebaseCli, AnalyzeKQvKWin) {
   testing::CommandResult text = Arbiter("analyze --syzygy " + tables + " --fen '" + fen + "'");
   EXPECT_PRED_FORMAT2(Contains, text.out,
                       "Tablebase: win for White to move, DTZ 11 (exact); win within the 50-move "
-                      "rule: yes (halfmove clock 0)\nTablebase moves: Qe4 (win, DTZ 10), ");
+                      "rule: yes (halfmove clock 0)\nTablebase outcome: win with the 50-move rule "
+                      "(FIDE), win without it (ICCF); Qe4 keeps the win inside fifty moves\n"
+                      "Tablebase moves: Qe4 (win, DTZ 10), ");
 }
 
 TEST(TablebaseCli, ReportsWhichTablesWereOpened) {
@@ -117,12 +119,12 @@ TEST(TablebaseCli, AnalyzeNotCovered) {
   REQUIRE_TABLES(tables);
   // Castling rights: Syzygy tables have none, even for four men.
   const std::string castling = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1";
-  EXPECT_PRED_FORMAT2(Contains, AnalyzeJson(tables, castling), "\"tablebase\": null}");
+  EXPECT_PRED_FORMAT2(Contains, AnalyzeJson(tables, castling), "\"tablebase\": null, \"tablebase_source\": \"syzygy\"}");
   testing::CommandResult text = Arbiter("analyze --syzygy " + tables + " --fen '" + castling + "'");
   EXPECT_PRED_FORMAT2(Contains, text.out, "Tablebase: not covered (position has castling rights");
   // Six men: more than the largest table.
   const std::string six = "4k3/8/8/8/8/8/PPPP4/4K3 w - - 0 1";
-  EXPECT_PRED_FORMAT2(Contains, AnalyzeJson(tables, six), "\"tablebase\": null}");
+  EXPECT_PRED_FORMAT2(Contains, AnalyzeJson(tables, six), "\"tablebase\": null, \"tablebase_source\": \"syzygy\"}");
   text = Arbiter("analyze --syzygy " + tables + " --fen '" + six + "'");
   EXPECT_PRED_FORMAT2(
       Contains, text.out,
@@ -142,7 +144,7 @@ TEST(TablebaseCli, AnalyzeBatchAndDirectoryLists) {
     ASSERT_EQ(lines.size(), 3u) << how << "\n" << r.out;
     EXPECT_PRED_FORMAT2(Contains, lines[0], "\"tablebase\": {\"category\": \"loss\", \"dtz\": -14");
     EXPECT_PRED_FORMAT2(Contains, lines[1], "\"error\"");
-    EXPECT_PRED_FORMAT2(Contains, lines[2], "\"tablebase\": null}");
+    EXPECT_PRED_FORMAT2(Contains, lines[2], "\"tablebase\": null, \"tablebase_source\": \"syzygy\"}");
     EXPECT_EQ(r.exit_code, 1);  // the bad line
   }
   testing::CommandResult env = Arbiter("analyze " + input, false, "ARBITER_SYZYGY=" + tables);
@@ -283,13 +285,19 @@ TEST(TablebaseCli, VerifyReportsContradictionsAndNotes) {
   // Resigned in a drawn KRvKR position: the declared result is not best play's.
   EXPECT_PRED_FORMAT2(Contains, lines[0],
                       "\"tablebase\": {\"category\": \"draw\", \"dtz\": 0, \"precise_dtz\": 0, "
-                      "\"win_within_50\": false, \"halfmove_clock\": 2, \"side_to_move\": "
-                      "\"white\"}, \"tablebase_contradiction\": true, \"tablebase_note\": "
+                      "\"win_within_50\": false, \"halfmove_clock\": 2, "
+                      "\"fifty_move_outcome\": \"draw\", \"unlimited_outcome\": \"draw\", "
+                      "\"move_within_50\": null, \"side_to_move\": \"white\", \"source\": "
+                      "\"syzygy\"}, \"tablebase_contradiction\": true, \"tablebase_note\": "
                       "\"declared 1-0 by resignation, but the position is a draw with best play\"");
   EXPECT_PRED_FORMAT2(Contains, lines[0], "\"ruling\": \"1-0\", \"agrees\": true");  // unchanged
+  // Won within the rule: both readings agree, and a move keeps the win.
   EXPECT_PRED_FORMAT2(Contains, lines[1],
-                      "\"win_within_50\": true, \"halfmove_clock\": 2, \"side_to_move\": "
-                      "\"white\"}, \"tablebase_contradiction\": false, \"tablebase_note\": null");
+                      "\"win_within_50\": true, \"halfmove_clock\": 2, \"fifty_move_outcome\": "
+                      "\"win\", \"unlimited_outcome\": \"win\", \"move_within_50\": \"");
+  EXPECT_PRED_FORMAT2(Contains, lines[1],
+                      "\"side_to_move\": \"white\", \"source\": \"syzygy\"}, "
+                      "\"tablebase_contradiction\": false, \"tablebase_note\": null");
   // A draw may be agreed in a won position: a note, not a contradiction.
   EXPECT_PRED_FORMAT2(Contains, lines[2],
                       "\"tablebase_contradiction\": false, \"tablebase_note\": \"drawn by "
@@ -310,14 +318,17 @@ TEST(TablebaseCli, VerifyReportsContradictionsAndNotes) {
                       "by adjudication, but White to move wins within the 50-move rule");
   EXPECT_PRED_FORMAT2(Contains, lines[7],
                       "\"tablebase\": {\"category\": \"loss\", \"dtz\": -1, \"precise_dtz\": -1, "
-                      "\"win_within_50\": false, \"halfmove_clock\": 1, \"side_to_move\": "
-                      "\"black\"}, \"tablebase_contradiction\": false");
+                      "\"win_within_50\": false, \"halfmove_clock\": 1, \"fifty_move_outcome\": "
+                      "\"loss\", \"unlimited_outcome\": \"loss\", \"move_within_50\": null, "
+                      "\"side_to_move\": \"black\", \"source\": \"syzygy\"}, "
+                      "\"tablebase_contradiction\": false");
   // A forfeit is decided off the board: the tables do not bear on it.
   EXPECT_PRED_FORMAT2(
       Contains, lines[8],
       "\"category\": \"draw\", \"dtz\": 0, \"precise_dtz\": 0, \"win_within_50\": false, "
-      "\"halfmove_clock\": 2, \"side_to_move\": \"white\"}, "
-      "\"tablebase_contradiction\": false, \"tablebase_note\": null");
+      "\"halfmove_clock\": 2, \"fifty_move_outcome\": \"draw\", \"unlimited_outcome\": "
+      "\"draw\", \"move_within_50\": null, \"side_to_move\": \"white\", \"source\": "
+      "\"syzygy\"}, \"tablebase_contradiction\": false, \"tablebase_note\": null");
   EXPECT_PRED_FORMAT2(Contains, lines[9],
                       "\"tablebase_covered\": 8, \"tablebase_contradictions\": 3, \"seconds\"");
 

@@ -86,9 +86,16 @@ std::string RulingText(const GameVerdict& v) {
   if (!v.ruling) return "no ruling";
   const Ruling& r = *v.ruling;
   std::string out = absl::StrCat(ToString(r.ruling), " by ", ToString(r.rule));
-  if (!r.article.empty())
-    absl::StrAppend(&out, " (", v.rules == Ruleset::kChess99 ? "Chess 99 " : "FIDE ", r.article,
-                    ")");
+  // A bare number is the Laws' article ("6.9"); claims and US Chess 14E
+  // name their rule set already ("US Chess 14E2").
+  if (!r.article.empty()) {
+    const bool bare = r.article[0] >= '0' && r.article[0] <= '9';
+    absl::StrAppend(&out, " (",
+                    v.rules == Ruleset::kChess99 ? "Chess 99 "
+                    : bare                       ? "FIDE "
+                                                 : "",
+                    r.article, ")");
+  }
   return out;
 }
 
@@ -142,6 +149,10 @@ std::vector<std::string> EvidenceOf(const GameVerdict& v) {
     out.push_back("the declared winner's own clock reads zero, with the move theirs");
   if (!r.claim_grounds.empty())
     out.push_back(absl::StrCat("draw claims open: ", absl::StrJoin(r.claim_grounds, ", ")));
+  for (const ClaimRuling& c : r.claims)
+    out.push_back(absl::StrCat(ToString(c.claim.kind), " claimed by ", SideName(c.claim.claimant),
+                               c.ply ? absl::StrCat(" after ply ", *c.ply) : std::string(), ": ",
+                               ToString(c.answer), " (", c.reason, ")"));
   if (v.tablebase && v.tablebase->probe.root) {
     const RootResult& t = *v.tablebase->probe.root;
     out.push_back(absl::StrCat("tablebase: ", ToString(t.category), " for ",
