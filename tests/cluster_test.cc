@@ -62,6 +62,34 @@ TEST_F(Cluster, Chess99ThroughTheCoordinatorEqualsEmbedded) {
   EXPECT_PRED_FORMAT2(testing::Contains, bad.out, "exactly one per side");
 }
 
+// Rule sets and claims (issue 30): the rules and the claim travel with the
+// request, the evidence (mating lines, retrograde tables) comes back, and
+// the answers are the embedded run's bytes.
+TEST_F(Cluster, ClaimsAndRuleSetsThroughTheCoordinatorEqualEmbedded) {
+  std::string remote, embedded;
+  ASSERT_TRUE(StartSmallCluster(&remote, &embedded));
+  const std::string games = std::string(ARBITER_SOURCE_DIR) + "/examples/claims_games.pgn";
+  const std::vector<std::string> cases = {
+      "analyze --json --fen '8/8/8/4k3/8/8/8/K6Q b - - 0 50' --claim quickplay_finish",
+      "analyze --fen '8/8/4k3/8/2b5/8/3PK3/7R w - - 0 40' --claim quickplay_finish",
+      "analyze --json --fen '8/8/4k3/8/8/8/3PK3/7R w - - 0 40' --claim "
+      "insufficient_losing_chances",
+      "analyze --fen '8/8/8/4k3/8/8/8/K6Q w - - 0 50' --claim tablebase_claim --claimed win",
+      "verify --format jsonl --rules fide " + games,
+      "verify --format jsonl --rules uscf " + games,
+      "verify --format jsonl --rules iccf " + games,
+  };
+  ExpectSameAsEmbedded(embedded, remote, cases);
+  // A claim of other rules than those asked for is refused on both paths.
+  for (const std::string& client : {embedded, remote}) {
+    testing::CommandResult bad = testing::RunCommand(
+        client + "analyze --rules uscf --claim quickplay_finish --fen '" +
+        "8/8/8/4k3/8/8/8/K6Q b - - 0 50' 2>&1");
+    EXPECT_EQ(bad.exit_code, 2) << bad.out;
+    EXPECT_PRED_FORMAT2(testing::Contains, bad.out, "is a claim of the FIDE rules");
+  }
+}
+
 // verify --report and --annotate-pgn (issue 29): the client keeps each
 // record until its verdict comes back, in input order here as embedded, so
 // the files are the embedded run's bytes.

@@ -64,6 +64,11 @@ std::string TextLine(const GameVerdict& v) {
   if (r.declared_grounds_hold == false)
     absl::StrAppend(&line, ", declared ", ToString(r.declared_ending.grounds), " does not hold");
   if (!r.agrees) absl::StrAppend(&line, r.certain ? "  DISAGREES" : "  DISAGREES (uncertain)");
+  // Each claim the record makes, with its answer and why.
+  for (const ClaimRuling& c : r.claims)
+    absl::StrAppend(&line, "  [claim ", ToString(c.claim.kind), " by ",
+                    c.claim.claimant == kWhite ? "White" : "Black", ": ", ToString(c.answer), ", ",
+                    c.reason, "]");
   // Chess 99: the judge's reason, e.g. "White captured the king, but its own
   // king is then in check".
   if (!v.detail.empty()) absl::StrAppend(&line, "  [Chess 99: ", v.detail, "]");
