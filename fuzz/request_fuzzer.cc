@@ -115,16 +115,27 @@ void Analyze(const v1::AnalyzeRequest& request) {
   CheckOptions(request.options());
   if (request.moves_size() > kMaxMoves) return;
   if (request.options().rules() == v1::RULESET_CHESS99) return AnalyzeChess99(request);
+  // The rules and the claim, read as the worker reads them.
+  absl::StatusOr<Ruleset> rules = wire::FromProto(request.options().rules());
+  if (!rules.ok()) return;
+  absl::StatusOr<std::optional<ClaimQuestion>> claim = wire::FromProto(request.claim(), *rules);
+  if (!claim.ok()) return;
+  MateSearchOptions search = TinySearch();
+  search.rules = *rules;
   absl::StatusOr<PositionAnalysis> a =
       AnalyzePosition(request.fen(), request.chess960(),
-                      {request.moves().begin(), request.moves().end()}, TinySearch(), nullptr);
+                      {request.moves().begin(), request.moves().end()}, search, nullptr,
+                      std::nullopt, *claim);
   if (!a.ok()) return;
+  ARBITER_FUZZ_CHECK(a->claim.has_value() == claim->has_value(), request.ShortDebugString());
   const v1::Assessment sent = wire::ToProto(*a);
   absl::StatusOr<PositionAnalysis> back = wire::FromProto(Reparsed(sent));
   ARBITER_FUZZ_CHECK(back.ok(), back.status().ToString());
-  ARBITER_FUZZ_CHECK(AssessmentJson(back->position, back->assessment) ==
-                         AssessmentJson(a->position, a->assessment),
-                     AssessmentJson(a->position, a->assessment));
+  const ClaimRuling* judged = a->claim ? &*a->claim : nullptr;
+  const ClaimRuling* judged_back = back->claim ? &*back->claim : nullptr;
+  ARBITER_FUZZ_CHECK(AssessmentJson(back->position, back->assessment, nullptr, judged_back) ==
+                         AssessmentJson(a->position, a->assessment, nullptr, judged),
+                     AssessmentJson(a->position, a->assessment, nullptr, judged));
   ARBITER_FUZZ_CHECK(wire::ToProto(*back).SerializeAsString() == sent.SerializeAsString(),
                      sent.ShortDebugString());
 }
@@ -143,12 +154,15 @@ void ReceiveAssessment(const v1::Assessment& message) {
   absl::StatusOr<PositionAnalysis> a = wire::FromProto(message);
   if (!a.ok()) return;
   const TablebaseProbe* probe = a->tablebase ? &*a->tablebase : nullptr;
-  const std::string json = AssessmentJson(a->position, a->assessment, probe);
+  const ClaimRuling* claim = a->claim ? &*a->claim : nullptr;
+  const std::string json = AssessmentJson(a->position, a->assessment, probe, claim);
   const v1::Assessment sent = wire::ToProto(*a);
   absl::StatusOr<PositionAnalysis> again = wire::FromProto(Reparsed(sent));
   ARBITER_FUZZ_CHECK(again.ok(), again.status().ToString());
   const TablebaseProbe* again_probe = again->tablebase ? &*again->tablebase : nullptr;
-  ARBITER_FUZZ_CHECK(AssessmentJson(again->position, again->assessment, again_probe) == json, json);
+  const ClaimRuling* again_claim = again->claim ? &*again->claim : nullptr;
+  ARBITER_FUZZ_CHECK(
+      AssessmentJson(again->position, again->assessment, again_probe, again_claim) == json, json);
   ARBITER_FUZZ_CHECK(wire::ToProto(*again).SerializeAsString() == sent.SerializeAsString(),
                      sent.ShortDebugString());
 }

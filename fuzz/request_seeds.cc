@@ -157,6 +157,34 @@ int Main(int argc, char** argv) {
     Write(dir, absl::StrCat("assessment_", i + 1), kAssessment, assessment);
   }
 
+  // Claims under each chess rule set, and the assessments that answer them.
+  const std::vector<std::pair<std::string, ClaimQuestion>> claims = {
+      {"8/8/8/4k3/8/8/8/K6Q b - - 0 50",
+       {ClaimKind::kQuickplayFinish, std::nullopt, ClaimedOutcome::kDraw, Ruleset::kFide}},
+      {"8/8/4k3/8/8/8/3PK3/7R w - - 0 40",
+       {ClaimKind::kInsufficientLosingChances, kWhite, ClaimedOutcome::kDraw, Ruleset::kUscf}},
+      {"8/8/8/4k3/8/8/8/K6Q w - - 0 50",
+       {ClaimKind::kTablebaseClaim, std::nullopt, ClaimedOutcome::kWin, Ruleset::kIccf}},
+  };
+  for (size_t i = 0; i < claims.size(); ++i) {
+    const auto& [fen, claim] = claims[i];
+    v1::AnalyzeRequest request;
+    request.set_fen(fen);
+    *request.mutable_options() = Options(300, 0);
+    request.mutable_options()->set_rules(wire::ToProto(claim.rules));
+    wire::ToProto(claim, request.mutable_claim());
+    Write(dir, absl::StrCat("analyze_claim_", i + 1), kAnalyze, request);
+    MateSearchOptions with_rules = search;
+    with_rules.rules = claim.rules;
+    absl::StatusOr<PositionAnalysis> a =
+        AnalyzePosition(fen, false, {}, with_rules, nullptr, std::nullopt, claim);
+    if (!a.ok()) {
+      std::fprintf(stderr, "%s: %s\n", fen.c_str(), a.status().ToString().c_str());
+      return 1;
+    }
+    Write(dir, absl::StrCat("assessment_claim_", i + 1), kAssessment, wire::ToProto(*a));
+  }
+
   // Chess 99 analyses (SearchOptions.rules), and the reports workers send.
   const std::vector<std::string> chess99 = {
       std::string(chess99::Position::kStartFen),
