@@ -64,9 +64,12 @@ std::string ClaimRulingText(const ClaimRuling& c) {
       absl::StrAppend(&out, "  Tablebase (", ToString(c.tablebase->source), "): ",
                       ToString(r.category), " for ",
                       c.tablebase->side_to_move == kWhite ? "White" : "Black", " to move, DTZ ",
-                      r.precise_dtz.value_or(r.dtz), "; with the 50-move rule ",
-                      ToString(WithFiftyMoveRule(r.category)), ", without it ",
-                      ToString(WithoutFiftyMoveRule(r.category)), "\n");
+                      r.precise_dtz.value_or(r.dtz), "; for the side to move a ",
+                      ToString(WithFiftyMoveRule(r.category)), " with the 50-move rule (FIDE), a ",
+                      ToString(WithoutFiftyMoveRule(r.category)), " without it (ICCF)");
+      if (const TablebaseMove* keep = MoveWinningWithin50(r))
+        absl::StrAppend(&out, "; ", keep->san, " keeps the win inside fifty moves");
+      absl::StrAppend(&out, "\n");
     }
   }
   return out;
