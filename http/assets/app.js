@@ -86,6 +86,7 @@ $('claim').addEventListener('change', () => {
   showClaimFields();
 });
 $('rules').addEventListener('change', () => {
+  describeInput();
   const claim = $('claim').value;
   if (claim && CLAIM_RULES[claim] !== $('rules').value) {
     const name = $('claim').selectedOptions[0].textContent;
@@ -216,11 +217,12 @@ const textArea = $('text');
 function describeInput() {
   const t = textArea.value.trim();
   const kind = fenKind(t);
-  $('text-kind').textContent = !t
-    ? 'A FEN is analysed (can each side still mate?); games in PGN are ruled on.'
-    : kind === 'chess' ? 'This is a FEN: the position will be analysed.'
-      : kind === 'chess99' ? 'This is a Chess 99 FEN-9: the position will be analysed under the Chess 99 rules.'
-        : 'This is read as PGN: each game will be ruled on.';
+  let says = 'This is read as PGN: each game will be ruled on.';
+  if (!t) says = 'A FEN is analysed (can each side still mate?); games in PGN are ruled on.';
+  else if (kind === 'chess99') says = 'This is a Chess 99 FEN-9: the position will be analysed under the Chess 99 rules.';
+  else if (kind === 'chess' && $('rules').value === 'chess99') says = 'This is a chess FEN, but the rules chosen are Chess 99 (9 × 9): choose other rules.';
+  else if (kind === 'chess') says = 'This is a FEN: the position will be analysed.';
+  $('text-kind').textContent = says;
   // A claim is made on a chess position: not offered for games.
   $('claim-fields').hidden = Boolean(t) && kind !== 'chess';
 }

@@ -165,6 +165,12 @@ function viewerFor(fen, chess960, caption, lines, startName) {
   }
 }
 
+// A Chess 99 side's can_win (the CanMate enum, as chess uses).
+function canWin(side) {
+  const answer = side && side.can_win;
+  return { CAN_MATE_YES: 'yes', CAN_MATE_NO: 'no', CAN_MATE_UNKNOWN: 'unknown' }[answer] || words(answer);
+}
+
 // GET /v1/analyze's answer.
 export function renderAssessment(a, { level = 3 } = {}) {
   const article = el('article', { class: 'ruling', 'data-kind': 'assessment' });
@@ -174,8 +180,8 @@ export function renderAssessment(a, { level = 3 } = {}) {
     article.append(el('p', { class: 'verdict-line', text: `Chess 99 position: ${words(c.status)}${c.section ? ` (${c.section})` : ''}.` }),
       el('p', { class: 'fen', text: a.fen }),
       facts([
-        ['White can win', `${words(c.white && c.white.can_win)} ${c.white && c.white.proof ? `(${c.white.proof} ${c.white.section})` : ''}`],
-        ['Black can win', `${words(c.black && c.black.can_win)} ${c.black && c.black.proof ? `(${c.black.proof} ${c.black.section})` : ''}`],
+        ['White can win', `${canWin(c.white)} ${c.white && c.white.proof ? `(${c.white.proof} ${c.white.section})` : ''}`],
+        ['Black can win', `${canWin(c.black)} ${c.black && c.black.proof ? `(${c.black.proof} ${c.black.section})` : ''}`],
       ]),
       el('p', { class: 'hint', text: 'Chess 99 boards (9 × 9) are not drawn on this page.' }));
     return article;

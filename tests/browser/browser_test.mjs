@@ -772,6 +772,24 @@ test('a pasted PGN with [%claim] comments: each verdict\'s claims in the game vi
   await closePage(page);
 });
 
+test('Chess 99: a FEN-9 is analysed under its rules; a chess FEN under Chess 99 is pointed out', async () => {
+  const page = await openPage();
+  const sent = recordRequests(page);
+  await page.goto(`${origin}/`);
+  const fen9 = '9/9/9/2N6/3Kk4/9/2b6/9/9 w - - 0 60';
+  await page.$eval('#text', (t, v) => { t.value = v; t.dispatchEvent(new Event('input')); }, fen9);
+  assert.match(await text(page, '#text-kind'), /Chess 99 FEN-9/);
+  assert.equal(await page.$eval('#claim-fields', (e) => e.hidden), true, 'claims are chess claims');
+  await page.click('#rule-text');
+  await page.waitForSelector('#single article[data-kind="assessment"]');
+  assert.equal(sent.at(-1).params.rules, 'chess99');
+  assert.match(await text(page, '#single'), /Chess 99 position: ongoing\..*White can win ?yes/);
+  await page.select('#rules', 'chess99');
+  await page.$eval('#text', (t, v) => { t.value = v; t.dispatchEvent(new Event('input')); }, KQK);
+  assert.match(await text(page, '#text-kind'), /rules chosen are Chess 99 \(9 × 9\): choose other rules/);
+  await closePage(page);
+});
+
 test('a .pgn.zst file (otb_kasparov_2128): progress, then the summary of arbiter verify', { timeout: 300_000 }, async () => {
   const page = await openPage();
   await page.goto(`${origin}/`);
