@@ -303,11 +303,12 @@ TEST_F(Http, TablebaseIsShapedLikeLichess) {
     auto r = http.Get(("/v1/tablebase?fen=" + httplib::detail::encode_query_param(fen)).c_str());
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 200) << r->body;
-    // The command line's "tablebase" value for the same position.
+    // The command line's "tablebase" value for the same position (followed
+    // by its "tablebase_source").
     const std::string cli = AnalyzeJsonByCli(fen, "--syzygy " + syzygy);
     const size_t at = cli.find("\"tablebase\": ");
-    const size_t end = cli.find(", \"tablebase_source\": ");
     ASSERT_NE(at, std::string::npos) << cli;
+    const size_t end = cli.find(", \"tablebase_source\": ", at);
     ASSERT_NE(end, std::string::npos) << cli;
     EXPECT_EQ(r->body, cli.substr(at + 13, end - at - 13) + "\n") << fen;
   }

@@ -2,7 +2,7 @@
 // .pgn / .pgn.zst file) to POST /v1/verify, whose NDJSON answer is read as
 // it streams. No framework, no build step, nothing loaded from elsewhere.
 import { el } from './dom.js';
-import { resultName, ruleName } from './labels.js';
+import { CLAIM_ANSWER, CLAIM_KIND, resultName, ruleName } from './labels.js';
 import { renderAssessment, renderVerdict } from './rulings.js';
 
 const $ = (id) => document.getElementById(id);
@@ -54,11 +54,56 @@ function query(params) {
   return s ? `?${s}` : '';
 }
 
+// Options of every request: the rule set (rules=), the server's tables,
+// the search budget.
 function searchOptions() {
   const budget = $('opt-budget').value.trim();
   return {
+    rules: $('rules').value,
     tablebase: $('opt-tablebase').checked ? 'true' : undefined,
     budget: /^\d+$/.test(budget) && Number(budget) > 0 ? budget : undefined,
+  };
+}
+
+// ---- The rule set and a claim on a position.
+
+// Each claim's own rules (docs/rulings.md, "Claims"): choosing a claim
+// picks them; choosing other rules drops the claim (the server would
+// refuse the pair).
+const CLAIM_RULES = Object.fromEntries(Object.values(CLAIM_KIND).map(([, , claim, rules]) => [claim, rules]));
+const CLAIM_HINT = 'A FEN only. A claim is judged under its own rules: choosing one sets the rules.';
+
+function showClaimFields() {
+  const claim = $('claim').value;
+  $('claimant-field').hidden = !claim;
+  $('claimed-field').hidden = claim !== 'tablebase_claim';
+}
+
+$('claim').addEventListener('change', () => {
+  const claim = $('claim').value;
+  if (claim) $('rules').value = CLAIM_RULES[claim];
+  $('claim-hint').textContent = CLAIM_HINT;
+  showClaimFields();
+});
+$('rules').addEventListener('change', () => {
+  describeInput();
+  const claim = $('claim').value;
+  if (claim && CLAIM_RULES[claim] !== $('rules').value) {
+    const name = $('claim').selectedOptions[0].textContent;
+    $('claim').value = '';
+    showClaimFields();
+    $('claim-hint').textContent = `The claim “${name}” was dropped: it is not a claim of these rules.`;
+  }
+});
+
+// The claim's query parameters, for a chess FEN when a claim is chosen.
+function claimOptions() {
+  const claim = $('claim').value;
+  if (!claim) return {};
+  return {
+    claim,
+    claimant: $('claimant').value || undefined,
+    claimed: claim === 'tablebase_claim' ? $('claimed').value : undefined,
   };
 }
 
@@ -157,21 +202,29 @@ function resetResults() {
   progress({ visible: false });
 }
 
-// A FEN is one line: a placement of 8 ranks, then optional fields.
-function looksLikeFen(text) {
+// A FEN is one line: a placement of 8 ranks, then optional fields; a
+// Chess 99 FEN-9 has 9 ranks (and paladins, a). 'chess', 'chess99' or ''.
+function fenKind(text) {
   const t = text.trim();
-  if (!t || t.includes('\n')) return false;
+  if (!t || t.includes('\n')) return '';
   const placement = t.split(/\s+/)[0];
-  return /^[1-8pnbrqkPNBRQK]+(\/[1-8pnbrqkPNBRQK]+){7}$/.test(placement);
+  if (/^[1-8pnbrqkPNBRQK]+(\/[1-8pnbrqkPNBRQK]+){7}$/.test(placement)) return 'chess';
+  if (/^[1-9pnbrqkaPNBRQKA]+(\/[1-9pnbrqkaPNBRQKA]+){8}$/.test(placement)) return 'chess99';
+  return '';
 }
 
 const textArea = $('text');
 function describeInput() {
   const t = textArea.value.trim();
-  $('text-kind').textContent = !t
-    ? 'A FEN is analysed (can each side still mate?); games in PGN are ruled on.'
-    : looksLikeFen(t) ? 'This is a FEN: the position will be analysed.'
-      : 'This is read as PGN: each game will be ruled on.';
+  const kind = fenKind(t);
+  let says = 'This is read as PGN: each game will be ruled on.';
+  if (!t) says = 'A FEN is analysed (can each side still mate?); games in PGN are ruled on.';
+  else if (kind === 'chess99') says = 'This is a Chess 99 FEN-9: the position will be analysed under the Chess 99 rules.';
+  else if (kind === 'chess' && $('rules').value === 'chess99') says = 'This is a chess FEN, but the rules chosen are Chess 99 (9 × 9): choose other rules.';
+  else if (kind === 'chess') says = 'This is a FEN: the position will be analysed.';
+  $('text-kind').textContent = says;
+  // A claim is made on a chess position: not offered for games.
+  $('claim-fields').hidden = Boolean(t) && kind !== 'chess';
 }
 textArea.addEventListener('input', describeInput);
 
@@ -184,13 +237,15 @@ $('paste-form').addEventListener('submit', (event) => {
     textArea.focus();
     return;
   }
-  if (looksLikeFen(text)) analyze(text);
+  const kind = fenKind(text);
+  if (kind) analyze(text, kind);
   else verify({ body: text, name: 'the pasted PGN', size: new Blob([text]).size, contentType: 'application/x-chess-pgn; charset=utf-8', estimate: countGames(text), showAll: true });
 });
 
 $('clear-text').addEventListener('click', () => {
   textArea.value = '';
   describeInput();
+showClaimFields();
   textArea.focus();
 });
 
@@ -246,12 +301,14 @@ $('stop').addEventListener('click', () => {
 
 // ---- GET /v1/analyze.
 
-async function analyze(fen) {
+async function analyze(fen, kind) {
   resetResults();
   const controller = new AbortController();
   state.controller = controller;
-  setStatus('Analysing the position…');
-  const params = { fen, chess960: $('opt-chess960').checked ? 'true' : undefined, ...searchOptions() };
+  const claim = kind === 'chess' ? claimOptions() : {};
+  setStatus(claim.claim ? 'Judging the claim…' : 'Analysing the position…');
+  const params = { fen, chess960: $('opt-chess960').checked ? 'true' : undefined, ...searchOptions(), ...claim };
+  if (kind === 'chess99') params.rules = 'chess99';  // a FEN-9 is a Chess 99 position
   let assessment;
   try {
     const response = await fetch(`/v1/analyze${query(params)}`, { headers: requestHeaders(), signal: controller.signal });
@@ -289,7 +346,14 @@ function summaryOfAssessment(a) {
     return `${name}: unknown`;
   };
   if (a.chess99) return 'a Chess 99 position.';
-  return `${say('White', a.white)}; ${say('Black', a.black)}.`;
+  let claim = '';
+  if (a.claim) {
+    const kind = (CLAIM_KIND[a.claim.kind] || [a.claim.kind])[0].toLowerCase();
+    const answer = a.claim.answer === 'CLAIM_ANSWER_ARBITER_JUDGMENT' ? 'left to the arbiter (not a ruling)'
+      : (CLAIM_ANSWER[a.claim.answer] || [String(a.claim.answer)])[0].toLowerCase();
+    claim = `the claim (${kind}) is ${answer}; `;
+  }
+  return `${claim}${say('White', a.white)}; ${say('Black', a.black)}.`;
 }
 
 // ---- POST /v1/verify, read as NDJSON while it streams.
@@ -435,6 +499,7 @@ function matches(v) {
   const haystack = [
     `game ${v.game}`, v.site, v.declared, v.termination, v.error, v.detail, v.end_fen,
     r && r.ruling, r && r.rule, r && ruleName(r.rule), r && r.article, r && r.declared_ending && r.declared_ending.text,
+    ...((r && r.claims) || []).map((c) => `${(CLAIM_KIND[c.kind] || [c.kind])[0]} ${c.reason}`),
   ].filter(Boolean).join('\n').toLowerCase();
   return haystack.includes(text);
 }

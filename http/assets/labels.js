@@ -28,6 +28,10 @@ export const RULES = {
   agreement: 'Agreement',
   no_move: 'No move (Chess 99)',
   time_forfeit: 'Time forfeit',
+  quickplay_finish_claim: 'Quickplay-finish claim',
+  insufficient_losing_chances_claim: 'Insufficient-losing-chances claim',
+  tablebase_claim: 'Tablebase claim',
+  flag_fall_insufficient_material: 'Flag fall, but insufficient material to win on time',
 };
 
 export const PROOFS = {
@@ -87,6 +91,66 @@ export const ENDING_KIND = {
   ENDING_KIND_UNTERMINATED: 'unterminated',
 };
 
+// The rule sets (`rules=` of the API; GameVerdict.rules, "" for FIDE) and
+// the Ruleset enum.
+export const RULESETS = {
+  fide: 'FIDE Laws of Chess',
+  uscf: 'US Chess',
+  iccf: 'ICCF (correspondence)',
+  chess99: 'Chess 99',
+};
+
+export const RULESET_ENUM = {
+  RULESET_UNSPECIFIED: 'fide',
+  RULESET_CHESS: 'fide',
+  RULESET_USCF: 'uscf',
+  RULESET_ICCF: 'iccf',
+  RULESET_CHESS99: 'chess99',
+};
+
+// Claims (docs/rulings.md, "Claims"): the kinds with the rules each belongs
+// to, the answers, and what an answer rests on.
+export const CLAIM_KIND = {
+  CLAIM_KIND_QUICKPLAY_FINISH: ['Quickplay finish', 'FIDE Guidelines III.5', 'quickplay_finish', 'fide'],
+  CLAIM_KIND_INSUFFICIENT_LOSING_CHANCES: ['Insufficient losing chances', 'US Chess 14H', 'insufficient_losing_chances', 'uscf'],
+  CLAIM_KIND_TABLEBASE_CLAIM: ['Tablebase claim', 'ICCF', 'tablebase_claim', 'iccf'],
+};
+
+// [badge text, class]. The judgment is not a ruling: it is never worded or
+// coloured as an upheld or rejected claim.
+export const CLAIM_ANSWER = {
+  CLAIM_ANSWER_UPHELD: ['Upheld', 'upheld'],
+  CLAIM_ANSWER_REJECTED: ['Rejected', 'rejected'],
+  CLAIM_ANSWER_ARBITER_JUDGMENT: ['Left to the arbiter', 'judgment'],
+};
+
+export const CLAIM_BASIS = {
+  CLAIM_BASIS_NOT_UNDER_THESE_RULES: 'not a claim of these rules',
+  CLAIM_BASIS_GAME_OVER: 'the game was already over',
+  CLAIM_BASIS_NOT_ON_MOVE: 'the claimant did not have the move',
+  CLAIM_BASIS_CLOCK_CONDITIONS: 'the time control adds time per move',
+  CLAIM_BASIS_OPPONENT_CANNOT_MATE: 'the opponent cannot checkmate',
+  CLAIM_BASIS_TABLEBASE_DRAW: 'the tables give the opponent no win under the fifty-move rule',
+  CLAIM_BASIS_TABLEBASE_OPPONENT_WINS: 'the tables give the opponent a win within the fifty-move rule',
+  CLAIM_BASIS_TABLEBASE_OPEN: 'DTZ rounding leaves the fifty-move outcome open',
+  CLAIM_BASIS_TABLEBASE_RESULT: 'the tables\' value without the fifty-move rule',
+  CLAIM_BASIS_TOO_MANY_MEN: 'more men than the tables cover',
+  CLAIM_BASIS_NOT_COVERED: 'no table at hand covers the position',
+  CLAIM_BASIS_NO_DECISIVE_EVIDENCE: 'no decisive evidence: the opponent may mate, and no table covers the position',
+};
+
+export const CLAIMED_OUTCOME = {
+  CLAIMED_OUTCOME_UNSPECIFIED: 'a draw',
+  CLAIMED_OUTCOME_DRAW: 'a draw',
+  CLAIMED_OUTCOME_WIN: 'a win',
+};
+
+export const TABLEBASE_SOURCE = {
+  TABLEBASE_SOURCE_UNSPECIFIED: 'the Syzygy tables',
+  TABLEBASE_SOURCE_SYZYGY: 'the Syzygy tables',
+  TABLEBASE_SOURCE_RETROGRADE: 'Arbiter\'s retrograde tables (at most 4 men, exact)',
+};
+
 export function color(c) {
   return c === 'COLOR_WHITE' ? 'White' : c === 'COLOR_BLACK' ? 'Black' : '';
 }
@@ -101,6 +165,24 @@ export function ruleName(rule) {
 
 export function resultName(result) {
   return RESULTS[result] || result || '';
+}
+
+export function rulesetName(rules) {
+  const key = RULESET_ENUM[rules] || rules || 'fide';
+  return RULESETS[key] || words(key);
+}
+
+export function claimKindName(kind) {
+  const k = CLAIM_KIND[kind];
+  return k ? `${k[0]} (${k[1]})` : words(kind);
+}
+
+// An article as the page shows it: a bare number is a FIDE Laws article
+// ("5.1.1"); anything else names its own source ("FIDE Guidelines III.5",
+// "US Chess 14H", "§5.1").
+export function articleName(article) {
+  if (!article) return '';
+  return /^\d/.test(article) ? `FIDE Laws, Article ${article}` : article;
 }
 
 export function proofName(proof) {

@@ -238,6 +238,46 @@ async function filterBy(page, { show, rule: ruleValue, text: textValue }) {
   }
 }
 
+// Text contrast on the page (or in the open dialog): {failures, checked}.
+const checkContrast = (page) => page.evaluate(() => {
+  const rgba = (s) => { const m = s.match(/[\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+  const luminance = ([r, g, b]) => {
+    const c = [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const background = (e) => {
+    const layers = [];
+    for (let n = e; n; n = n.parentElement) {
+      const bg = rgba(getComputedStyle(n).backgroundColor);
+      if (bg[3] > 0) layers.push(bg);
+      if (bg[3] >= 1) break;
+    }
+    let color = [255, 255, 255];
+    for (const [r, g, b, a] of layers.reverse()) color = [r * a + color[0] * (1 - a), g * a + color[1] * (1 - a), b * a + color[2] * (1 - a)];
+    return color;
+  };
+  const failures = [];
+  let checked = 0;
+  const root = document.querySelector('dialog[open]') || document.body;
+  for (const e of root.querySelectorAll('*')) {
+    if (e.closest('svg') || e.closest('[hidden]')) continue;
+    const own = Array.from(e.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const style = getComputedStyle(e);
+    if (style.visibility === 'hidden' || style.display === 'none' || !e.getClientRects().length) continue;
+    const fg = rgba(style.color);
+    const bg = background(e);
+    const fgMixed = [0, 1, 2].map((i) => fg[i] * fg[3] + bg[i] * (1 - fg[3]));
+    const [l1, l2] = [luminance(fgMixed), luminance(bg)].sort((a, b) => b - a);
+    const ratio = (l1 + 0.05) / (l2 + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    checked += 1;
+    if (ratio < (large ? 3 : 4.5)) failures.push(`${e.tagName.toLowerCase()}.${e.className} "${e.textContent.trim().slice(0, 30)}": ${ratio.toFixed(2)}`);
+  }
+  return { failures, checked };
+});
+
 async function apiAnalyze(fen) {
   const response = await fetch(`${origin}/v1/analyze?fen=${encodeURIComponent(fen)}`);
   assert.equal(response.status, 200);
@@ -245,6 +285,46 @@ async function apiAnalyze(fen) {
 }
 
 const KQK = '8/8/8/8/8/4k3/8/4K2Q w - - 0 1';
+const KQK_BLACK_50 = '8/8/8/4k3/8/8/8/K6Q b - - 0 50';  // White forces mate within fifty moves
+const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+const KRP_K = '8/8/4k3/8/8/8/3PK3/7R w - - 0 40';  // the bare black king cannot mate
+const CURSED_WIN = '8/8/8/8/8/8/8/KBNk4 w - - 60 50';  // K+B+N v K, the win 45 plies away at clock 60
+
+// The query strings of the page's analyze and verify requests, as sent.
+function recordRequests(page) {
+  const sent = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (/^\/v1\/(analyze|verify)$/.test(url.pathname)) sent.push({ path: url.pathname, params: Object.fromEntries(url.searchParams) });
+  });
+  return sent;
+}
+
+// A FEN with a claim chosen in the form ({claim, claimant, claimed}).
+async function ruleClaim(page, fen, { claim, claimant, claimed }) {
+  await page.$eval('#text', (t, v) => { t.value = v; t.dispatchEvent(new Event('input')); }, fen);
+  await page.select('#claim', claim);
+  if (claimant !== undefined) await page.select('#claimant', claimant);
+  if (claimed !== undefined) await page.select('#claimed', claimed);
+  await page.click('#rule-text');
+  await page.waitForSelector('#single article[data-kind="assessment"] .claim');
+}
+
+// What the page shows of a claim: {answer, badge, line, reason, facts: {term: text}}.
+const claimShown = (page, selector) => page.$eval(selector, (c) => ({
+  answer: c.dataset.answer,
+  kind: c.dataset.kind,
+  title: c.querySelector('.claim-title').textContent,
+  badge: c.querySelector('.claim-badge').textContent,
+  badgeClass: c.querySelector('.claim-badge').className,
+  line: c.querySelector('.claim-answer').textContent.replace(/\s+/g, ' ').trim(),
+  reason: c.querySelector('.claim-reason') ? c.querySelector('.claim-reason').textContent : '',
+  facts: Object.fromEntries(Array.from(c.querySelectorAll('.fact')).map((f) => [f.querySelector('dt').textContent,
+    f.querySelector('dd').textContent.replace(/\s+/g, ' ').trim()])),
+}));
+
+// The server's reason as the page shows it: a sentence ending in a period.
+const sentence = (reason) => (/[.!?]$/.test(reason) ? reason : `${reason}.`);
 
 // ---- The cases.
 
@@ -476,7 +556,27 @@ test('tablebases: the category of the position, and of each game\'s final positi
     await page.waitForSelector('#single .tablebase');
     assert.equal(await page.$eval('#single .tablebase', (e) => e.dataset.category), 'TABLEBASE_CATEGORY_WIN');
     assert.match(await text(page, '#single .tablebase'), /^win for White \(to move\), DTZ \d+/);
+    // Both readings of the value, the move that keeps the win inside fifty
+    // moves, and which tables answered.
+    const root = (await (await fetch(`${base}/v1/analyze?fen=${encodeURIComponent(KQK)}&tablebase=true`)).json()).tablebase.root;
+    let tb = await page.$eval('#single .tablebase', (e) => ({ ...e.dataset, text: e.textContent.replace(/\s+/g, ' ') }));
+    assert.equal(tb.source, 'TABLEBASE_SOURCE_SYZYGY');
+    assert.equal(tb.fifty, 'TABLEBASE_OUTCOME_WIN');
+    assert.equal(tb.unlimited, 'TABLEBASE_OUTCOME_WIN');
+    assert.ok(root.move_within_50_san, 'the server names the move that keeps the win');
+    assert.match(tb.text, new RegExp(`The move that keeps the win within fifty moves: ${root.move_within_50_san}`));
+    assert.match(tb.text, /Source: the Syzygy tables/);
     await shot(page, '18-tablebase-fen');
+    // A cursed win: a draw with the fifty-move rule, a win without it.
+    await rule(page, CURSED_WIN);
+    await page.waitForSelector('#single .tablebase');
+    tb = await page.$eval('#single .tablebase', (e) => ({ ...e.dataset, text: e.textContent.replace(/\s+/g, ' ') }));
+    assert.equal(tb.category, 'TABLEBASE_CATEGORY_CURSED_WIN');
+    assert.equal(tb.fifty, 'TABLEBASE_OUTCOME_DRAW');
+    assert.equal(tb.unlimited, 'TABLEBASE_OUTCOME_WIN');
+    assert.match(tb.text, /With the fifty-move rule \(over the board\): a draw/);
+    assert.match(tb.text, /Without it \(ICCF tablebase claims\): White wins/);
+    assert.doesNotMatch(tb.text, /keeps the win/);
     await rule(page, readFileSync(fewGames, 'utf8'));
     await waitForSummary(page, 60_000);
     const counts = (await pageSummary(page)).counts;
@@ -489,6 +589,205 @@ test('tablebases: the category of the position, and of each game\'s final positi
   } finally {
     await withTables.stop();
   }
+});
+
+test('a quickplay-finish claim the tables reject: the answer, the reason, the evidence (retrograde tables)', async () => {
+  const page = await openPage();
+  const sent = recordRequests(page);
+  await page.goto(`${origin}/`);
+  await page.select('#rules', 'uscf');  // choosing the claim puts its own rules back
+  await ruleClaim(page, KQK_BLACK_50, { claim: 'quickplay_finish' });
+  assert.equal(await page.$eval('#rules', (s) => s.value), 'fide', 'a quickplay finish is a claim of the FIDE Laws');
+  assert.deepEqual(sent.at(-1).params, { fen: KQK_BLACK_50, rules: 'fide', claim: 'quickplay_finish' });
+  const api = (await (await fetch(`${origin}/v1/analyze?${new URLSearchParams(sent.at(-1).params)}`)).json()).claim;
+  assert.equal(api.answer, 'CLAIM_ANSWER_REJECTED');
+  const shown = await claimShown(page, '#single .claim');
+  assert.equal(shown.answer, 'CLAIM_ANSWER_REJECTED');
+  assert.equal(shown.badge, 'Rejected');
+  assert.match(shown.title, /Quickplay finish \(FIDE Guidelines III\.5\)/);
+  assert.equal(shown.line, "Rejected Black's claim of a draw is rejected.");
+  assert.equal(shown.reason, sentence(api.reason));
+  assert.match(shown.reason, /retrograde tables: White forces a win within the fifty-move rule/);
+  assert.equal(shown.facts.Claimant, 'Black');
+  assert.equal(shown.facts.Article, 'FIDE Guidelines III.5');
+  assert.equal(shown.facts.Rules, 'FIDE Laws of Chess');
+  // The evidence: White can mate, with the line on the board first; the
+  // tables' value, both readings, DTZ and which tables answered.
+  assert.match(shown.facts['Can White still mate?'], /^Can mate: a line of \d+ moves ends in checkmate \(step through it on the board\)/);
+  assert.match(await text(page, '#single .line-title'), /^White's mating line: \d+ moves/);
+  const tb = await page.$eval('#single .claim .tablebase', (e) => ({ ...e.dataset, text: e.textContent.replace(/\s+/g, ' ') }));
+  assert.equal(tb.source, 'TABLEBASE_SOURCE_RETROGRADE');
+  assert.equal(tb.category, 'TABLEBASE_CATEGORY_LOSS');
+  assert.equal(tb.fifty, 'TABLEBASE_OUTCOME_LOSS');
+  assert.equal(tb.unlimited, 'TABLEBASE_OUTCOME_LOSS');
+  assert.match(tb.text, new RegExp(`^loss for Black \\(to move\\), DTZ ${api.tablebase.root.precise_dtz} \\(exact\\)`));
+  assert.match(tb.text, /With the fifty-move rule \(over the board\): White wins/);
+  assert.match(tb.text, /Without it \(ICCF tablebase claims\): White wins/);
+  assert.match(tb.text, /Source: Arbiter's retrograde tables/);
+  assert.match(await text(page, '#status'), /^Analysed: the claim \(quickplay finish\) is rejected; White can mate/);
+  await shot(page, '21-claim-rejected');
+  // Stepping the line: the claim's evidence on the board.
+  await page.click('#single .stepper button:nth-child(4)');
+  assert.match(await text(page, '#single .move-status'), /: checkmate\.$/);
+  await closePage(page);
+});
+
+test('a claim the evidence does not decide reads as left to the arbiter, not as a ruling (a phone, 360 px)', async () => {
+  const page = await openPage({ width: 360, height: 780, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const sent = recordRequests(page);
+  await page.goto(`${origin}/`);
+  await ruleClaim(page, START, { claim: 'quickplay_finish' });
+  assert.equal(sent.at(-1).params.claim, 'quickplay_finish');
+  assert.equal(sent.at(-1).params.claimant, undefined, 'the side to move claims unless another is named');
+  const shown = await claimShown(page, '#single .claim');
+  assert.equal(shown.answer, 'CLAIM_ANSWER_ARBITER_JUDGMENT');
+  assert.equal(shown.badge, 'Left to the arbiter');
+  assert.match(shown.line, /^Left to the arbiter Not a ruling\. The evidence does not decide White's claim of a draw: the arbiter judges it\.$/);
+  assert.doesNotMatch(shown.line, /upheld|rejected/i);
+  assert.doesNotMatch(shown.badgeClass, /upheld|rejected/);
+  assert.match(shown.reason, /is the arbiter's judgment/);
+  assert.match(shown.facts['Can Black still mate?'], /^Can mate/);
+  assert.match(shown.facts.Tablebase, /^Not covered: more than 4 men/);
+  // Not styled as a ruling: neither the upheld green nor the rejected red,
+  // a dashed edge.
+  const style = await page.$eval('#single .claim', (c) => {
+    const s = getComputedStyle(c);
+    const badge = getComputedStyle(c.querySelector('.claim-badge'));
+    return { edge: s.borderLeftStyle, badgeColor: badge.color, badgeBorder: badge.borderTopStyle };
+  });
+  assert.equal(style.edge, 'dashed');
+  assert.equal(style.badgeBorder, 'dashed');
+  assert.ok(!['rgb(20, 83, 45)', 'rgb(139, 26, 26)'].includes(style.badgeColor), `the badge is ${style.badgeColor}`);
+  assert.match(await text(page, '#status'), /the claim \(quickplay finish\) is left to the arbiter \(not a ruling\)/);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth) <= 0, 'the claim fits 360 px');
+  assert.deepEqual((await checkContrast(page)).failures, []);
+  await shot(page, '22-phone-claim-judgment');
+  await closePage(page);
+});
+
+test('an insufficient-losing-chances claim is upheld under the US Chess rules; a tablebase claim of a win under ICCF', async () => {
+  const page = await openPage();
+  const sent = recordRequests(page);
+  await page.goto(`${origin}/`);
+  await ruleClaim(page, KRP_K, { claim: 'insufficient_losing_chances' });
+  assert.equal(await page.$eval('#rules', (s) => s.value), 'uscf');
+  assert.deepEqual(sent.at(-1).params, { fen: KRP_K, rules: 'uscf', claim: 'insufficient_losing_chances' });
+  let shown = await claimShown(page, '#single .claim');
+  assert.equal(shown.answer, 'CLAIM_ANSWER_UPHELD');
+  assert.equal(shown.badge, 'Upheld');
+  assert.equal(shown.line, "Upheld White's claim of a draw is upheld: ½–½ (draw).");
+  assert.equal(shown.facts.Rules, 'US Chess');
+  assert.equal(shown.facts.Article, 'US Chess 14H');
+  assert.equal(await page.$eval('#single .claim .claim-mate .mate-ability', (e) => e.dataset.proof), 'material');
+  assert.match(shown.facts['Can Black still mate?'], /^Cannot mate\. Proof: material/);
+  await shot(page, '23-claim-upheld-uscf');
+  // The claimant and, for a tablebase claim, what is claimed.
+  assert.equal(await page.$eval('#claimed-field', (e) => e.hidden), true, 'only a tablebase claim claims a win');
+  await ruleClaim(page, KQK_BLACK_50, { claim: 'tablebase_claim', claimant: 'white', claimed: 'win' });
+  assert.deepEqual(sent.at(-1).params, { fen: KQK_BLACK_50, rules: 'iccf', claim: 'tablebase_claim', claimant: 'white', claimed: 'win' });
+  shown = await claimShown(page, '#single .claim');
+  assert.equal(shown.answer, 'CLAIM_ANSWER_UPHELD');
+  assert.equal(shown.line, "Upheld White's claim of a win is upheld: 1–0 (White wins).");
+  assert.equal(shown.facts.Rules, 'ICCF (correspondence)');
+  assert.equal(await page.$eval('#single .claim .tablebase', (e) => e.dataset.source), 'TABLEBASE_SOURCE_RETROGRADE');
+  // Other rules drop a claim that is not theirs.
+  await page.select('#rules', 'fide');
+  assert.equal(await page.$eval('#claim', (s) => s.value), '');
+  assert.match(await text(page, '#claim-hint'), /was dropped: it is not a claim of these rules/);
+  await closePage(page);
+});
+
+test('a pasted PGN with [%claim] comments: each verdict\'s claims in the game view, under the rules chosen', async () => {
+  const pgn = `[Event "Blitz: a quickplay-finish claim"]
+[Site "claim-game"]
+[Result "1/2-1/2"]
+[TimeControl "300"]
+
+1. e4 e5 2. Nf3 Nc6 {[%claim quickplay_finish]} 1/2-1/2
+
+[Event "US Chess: insufficient losing chances"]
+[Site "ilc-game"]
+[SetUp "1"]
+[FEN "${KRP_K}"]
+[Result "1/2-1/2"]
+[Termination "insufficient losing chances"]
+
+40. Rh6+ Kd5 1/2-1/2
+`;
+  const apiClaims = async (rules) => {
+    const body = await (await fetch(`${origin}/v1/verify?rules=${rules}`, { method: 'POST', body: pgn })).text();
+    return body.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)).filter((v) => v.game !== undefined)
+      .map((v) => v.ruling.claims);
+  };
+  const page = await openPage();
+  const sent = recordRequests(page);
+  await page.goto(`${origin}/`);
+  assert.equal(await page.$eval('#claim-fields', (e) => e.hidden), false);
+  await rule(page, pgn);
+  assert.equal(await page.$eval('#claim-fields', (e) => e.hidden), true, 'a claim is asked of a position only');
+  await waitForSummary(page, 60_000);
+  assert.equal(sent.at(-1).params.rules, 'fide');
+  let api = await apiClaims('fide');
+  await page.click('#games-table tr[data-game="1"] button');
+  await page.waitForSelector('dialog[open] .claim');
+  let shown = await claimShown(page, 'dialog .claim');
+  assert.equal(shown.answer, api[0][0].answer);
+  assert.equal(shown.answer, 'CLAIM_ANSWER_ARBITER_JUDGMENT');
+  assert.equal(shown.title, 'Quickplay finish (FIDE Guidelines III.5), after ply 4');
+  assert.equal(shown.badge, 'Left to the arbiter');
+  assert.equal(shown.facts.Claimant, 'White');
+  assert.equal(shown.reason, sentence(api[0][0].reason));
+  assert.equal(shown.facts.Position, api[0][0].fen);
+  assert.match(await text(page, 'dialog .verdict-line'), /Uncertain/);
+  await shot(page, '24-claim-in-game');
+  // The claim's position is the ruled one: Black's mating line is on the board.
+  assert.match(await page.$eval('dialog .line-title', (e) => e.textContent), /^Black's mating line \(the claim\)/);
+  await page.keyboard.press('Escape');
+  // Game 2 under the FIDE Laws: a claim of other rules, rejected.
+  await page.click('#games-table tr[data-game="2"] button');
+  await page.waitForSelector('dialog[open] .claim');
+  shown = await claimShown(page, 'dialog .claim');
+  assert.equal(shown.answer, 'CLAIM_ANSWER_REJECTED');
+  assert.equal(shown.facts.Grounds, 'not a claim of these rules');
+  await page.keyboard.press('Escape');
+  // The same games under US Chess: the claim is upheld.
+  await page.select('#rules', 'uscf');
+  await page.click('#rule-text');
+  await waitForSummary(page, 60_000);
+  assert.equal(sent.at(-1).params.rules, 'uscf');
+  api = await apiClaims('uscf');
+  await page.click('#games-table tr[data-game="2"] button');
+  await page.waitForSelector('dialog[open] .claim');
+  shown = await claimShown(page, 'dialog .claim');
+  assert.equal(shown.answer, api[1][0].answer);
+  assert.equal(shown.answer, 'CLAIM_ANSWER_UPHELD');
+  assert.equal(shown.title, 'Insufficient losing chances (US Chess 14H), after ply 2');
+  assert.equal(shown.facts.Claimant, 'White');
+  assert.equal(shown.reason, sentence(api[1][0].reason));
+  assert.match(await text(page, 'dialog .verdict-line'), /by Insufficient-losing-chances claim, US Chess 14H\./);
+  const facts = await page.$$eval('dialog .evidence > .facts .fact', (fs) => Object.fromEntries(fs.map((f) => [f.querySelector('dt').textContent, f.querySelector('dd').textContent])));
+  assert.equal(facts.Rules, 'US Chess');
+  await shot(page, '25-claim-upheld-in-game');
+  await page.keyboard.press('Escape');
+  await closePage(page);
+});
+
+test('Chess 99: a FEN-9 is analysed under its rules; a chess FEN under Chess 99 is pointed out', async () => {
+  const page = await openPage();
+  const sent = recordRequests(page);
+  await page.goto(`${origin}/`);
+  const fen9 = '9/9/9/2N6/3Kk4/9/2b6/9/9 w - - 0 60';
+  await page.$eval('#text', (t, v) => { t.value = v; t.dispatchEvent(new Event('input')); }, fen9);
+  assert.match(await text(page, '#text-kind'), /Chess 99 FEN-9/);
+  assert.equal(await page.$eval('#claim-fields', (e) => e.hidden), true, 'claims are chess claims');
+  await page.click('#rule-text');
+  await page.waitForSelector('#single article[data-kind="assessment"]');
+  assert.equal(sent.at(-1).params.rules, 'chess99');
+  assert.match(await text(page, '#single'), /Chess 99 position: ongoing\..*White can win ?yes/);
+  await page.select('#rules', 'chess99');
+  await page.$eval('#text', (t, v) => { t.value = v; t.dispatchEvent(new Event('input')); }, KQK);
+  assert.match(await text(page, '#text-kind'), /rules chosen are Chess 99 \(9 × 9\): choose other rules/);
+  await closePage(page);
 });
 
 test('a .pgn.zst file (otb_kasparov_2128): progress, then the summary of arbiter verify', { timeout: 300_000 }, async () => {
@@ -731,44 +1030,6 @@ test('text contrast is at least 4.5:1 (3:1 for large text), and headings nest, o
   await rule(page, readFileSync(fewGames, 'utf8'));
   await waitForSummary(page, 60_000);
   await page.click('#options summary');
-  const checkContrast = () => page.evaluate(() => {
-    const rgba = (s) => { const m = s.match(/[\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
-    const luminance = ([r, g, b]) => {
-      const c = [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
-      return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
-    };
-    const background = (e) => {
-      const layers = [];
-      for (let n = e; n; n = n.parentElement) {
-        const bg = rgba(getComputedStyle(n).backgroundColor);
-        if (bg[3] > 0) layers.push(bg);
-        if (bg[3] >= 1) break;
-      }
-      let color = [255, 255, 255];
-      for (const [r, g, b, a] of layers.reverse()) color = [r * a + color[0] * (1 - a), g * a + color[1] * (1 - a), b * a + color[2] * (1 - a)];
-      return color;
-    };
-    const failures = [];
-    let checked = 0;
-    const root = document.querySelector('dialog[open]') || document.body;
-    for (const e of root.querySelectorAll('*')) {
-      if (e.closest('svg') || e.closest('[hidden]')) continue;
-      const own = Array.from(e.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
-      if (!own) continue;
-      const style = getComputedStyle(e);
-      if (style.visibility === 'hidden' || style.display === 'none' || !e.getClientRects().length) continue;
-      const fg = rgba(style.color);
-      const bg = background(e);
-      const fgMixed = [0, 1, 2].map((i) => fg[i] * fg[3] + bg[i] * (1 - fg[3]));
-      const [l1, l2] = [luminance(fgMixed), luminance(bg)].sort((a, b) => b - a);
-      const ratio = (l1 + 0.05) / (l2 + 0.05);
-      const size = parseFloat(style.fontSize);
-      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
-      checked += 1;
-      if (ratio < (large ? 3 : 4.5)) failures.push(`${e.tagName.toLowerCase()}.${e.className} "${e.textContent.trim().slice(0, 30)}": ${ratio.toFixed(2)}`);
-    }
-    return { failures, checked };
-  });
   // Headings go down one level at a time (h1, h2, h3...), on the page and
   // in the dialog (whose title is an h2).
   const headingSkips = (rootSelector, start) => page.$$eval(`${rootSelector} :is(h1, h2, h3, h4, h5, h6)`, (hs, first) => {
@@ -783,13 +1044,13 @@ test('text contrast is at least 4.5:1 (3:1 for large text), and headings nest, o
     return skips;
   }, start);
   assert.deepEqual(await headingSkips('body', 0), []);
-  const pageResult = await checkContrast();
+  const pageResult = await checkContrast(page);
   assert.ok(pageResult.checked > 40, `checked ${pageResult.checked} elements`);
   assert.deepEqual(pageResult.failures, []);
   await page.click('#games-table tr[data-game="4"] button');
   await page.waitForSelector('dialog[open] svg.board');
   assert.deepEqual(await headingSkips('dialog[open]', 1), []);
-  const dialogResult = await checkContrast();
+  const dialogResult = await checkContrast(page);
   assert.deepEqual(dialogResult.failures, []);
   await closePage(page);
 });
