@@ -247,7 +247,8 @@ absl::StatusOr<std::optional<ClaimQuestion>> ClaimFrom(AnalyzeOptions& o) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--claim ", *o.claim, " is a claim of the ", DisplayName(RulesetOf(*kind)),
         " rules: use --rules ", ToString(RulesetOf(*kind)), " (or leave --rules out)"));
-  ClaimQuestion q{.kind = *kind, .claimant = {}, .claimed = ClaimedOutcome::kDraw, .rules = o.rules};
+  ClaimQuestion q{
+      .kind = *kind, .claimant = {}, .claimed = ClaimedOutcome::kDraw, .rules = o.rules};
   if (o.claimant) {
     if (*o.claimant != "white" && *o.claimant != "black")
       return absl::InvalidArgumentError(
@@ -260,8 +261,8 @@ absl::StatusOr<std::optional<ClaimQuestion>> ClaimFrom(AnalyzeOptions& o) {
       return absl::InvalidArgumentError(
           absl::StrCat("--claimed must be win or draw, got \"", *o.claimed, "\""));
     if (*claimed == ClaimedOutcome::kWin && *kind != ClaimKind::kTablebaseClaim)
-      return absl::InvalidArgumentError(
-          absl::StrCat("--claim ", *o.claim, " asks for a draw; only tablebase_claim may claim a win"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--claim ", *o.claim, " asks for a draw; only tablebase_claim may claim a win"));
     q.claimed = *claimed;
   }
   return std::optional<ClaimQuestion>(q);

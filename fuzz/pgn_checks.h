@@ -65,12 +65,11 @@ inline void CheckSameGames(const std::vector<RawGame>& a_games, const std::vecto
     for (size_t i = 0; i < a.moves.size(); ++i) {
       const RawMove& x = a.moves[i];
       const RawMove& y = b.moves[i];
-      ARBITER_FUZZ_CHECK(
-          x.san == y.san && x.line == y.line && x.clock_centis == y.clock_centis &&
-              x.nags == y.nags &&
-              (comments_dropped && !IsChess99Game(b) ? KeptOnlyClaims(y.comment)
-                                                     : x.comment == y.comment),
-          absl::StrCat(where, " move ", i + 1, ": ", x.san, " vs ", y.san));
+      ARBITER_FUZZ_CHECK(x.san == y.san && x.line == y.line && x.clock_centis == y.clock_centis &&
+                             x.nags == y.nags &&
+                             (comments_dropped && !IsChess99Game(b) ? KeptOnlyClaims(y.comment)
+                                                                    : x.comment == y.comment),
+                         absl::StrCat(where, " move ", i + 1, ": ", x.san, " vs ", y.san));
     }
   }
 }

@@ -122,10 +122,9 @@ void Analyze(const v1::AnalyzeRequest& request) {
   if (!claim.ok()) return;
   MateSearchOptions search = TinySearch();
   search.rules = *rules;
-  absl::StatusOr<PositionAnalysis> a =
-      AnalyzePosition(request.fen(), request.chess960(),
-                      {request.moves().begin(), request.moves().end()}, search, nullptr,
-                      std::nullopt, *claim);
+  absl::StatusOr<PositionAnalysis> a = AnalyzePosition(
+      request.fen(), request.chess960(), {request.moves().begin(), request.moves().end()}, search,
+      nullptr, std::nullopt, *claim);
   if (!a.ok()) return;
   ARBITER_FUZZ_CHECK(a->claim.has_value() == claim->has_value(), request.ShortDebugString());
   const v1::Assessment sent = wire::ToProto(*a);

@@ -93,6 +93,8 @@ absl::StatusOr<v1::AnalyzeRequest> AnalyzeRequestFromQuery(const QueryLookup& qu
   *request.mutable_options() = *std::move(options);
   // A claim, under its own rules unless `rules` names them (the server
   // refuses a claim of other rules).
+  if (!query("claim") && (query("claimant") || query("claimed")))
+    return absl::InvalidArgumentError("query parameters claimant and claimed need claim");
   if (const std::optional<std::string> claim = query("claim")) {
     const std::optional<ClaimKind> kind = ParseClaimKind(*claim);
     if (!kind)
@@ -109,9 +111,8 @@ absl::StatusOr<v1::AnalyzeRequest> AnalyzeRequestFromQuery(const QueryLookup& qu
     if (const std::optional<std::string> claimed = query("claimed")) {
       const std::optional<ClaimedOutcome> outcome = ParseClaimedOutcome(*claimed);
       if (!outcome) return Bad("claimed", *claimed, "must be win or draw");
-      request.mutable_claim()->set_claimed(*outcome == ClaimedOutcome::kWin
-                                               ? v1::CLAIMED_OUTCOME_WIN
-                                               : v1::CLAIMED_OUTCOME_DRAW);
+      request.mutable_claim()->set_claimed(
+          *outcome == ClaimedOutcome::kWin ? v1::CLAIMED_OUTCOME_WIN : v1::CLAIMED_OUTCOME_DRAW);
     }
   }
   return request;

@@ -105,7 +105,8 @@ absl::StatusOr<DeclaredEnding> FromProto(const v1::DeclaredEnding& e) {
   DeclaredEnding out;
   absl::StatusOr<EndingKind> kind = EnumFromProto(e.kind(), EndingKind::kUnterminated);
   absl::StatusOr<ForfeitReason> forfeit = EnumFromProto(e.forfeit(), ForfeitReason::kUnspecified);
-  absl::StatusOr<EndingGrounds> grounds = EnumFromProto(e.grounds(), EndingGrounds::kTablebaseClaim);
+  absl::StatusOr<EndingGrounds> grounds =
+      EnumFromProto(e.grounds(), EndingGrounds::kTablebaseClaim);
   absl::StatusOr<EndingSource> source = EnumFromProto(e.source(), EndingSource::kClosingComment);
   absl::StatusOr<std::optional<Color>> flag_of = OptionalColor(e.flag_of());
   absl::StatusOr<std::optional<Color>> loser = OptionalColor(e.loser());
@@ -375,11 +376,12 @@ absl::StatusOr<Ruleset> FromProto(v1::Ruleset r) {
 absl::StatusOr<std::optional<ClaimQuestion>> FromProto(const v1::Claim& c, Ruleset rules) {
   if (c.kind() == v1::CLAIM_KIND_UNSPECIFIED) return std::optional<ClaimQuestion>();
   absl::StatusOr<ClaimKind> kind = EnumFromProto(c.kind(), ClaimKind::kTablebaseClaim);
-  if (!kind.ok()) return absl::InvalidArgumentError(absl::StrCat("claim: ", kind.status().message()));
+  if (!kind.ok())
+    return absl::InvalidArgumentError(absl::StrCat("claim: ", kind.status().message()));
   if (RulesetOf(*kind) != rules)
-    return absl::InvalidArgumentError(absl::StrCat(
-        "claim ", ToString(*kind), " is a claim of the ", ToString(RulesetOf(*kind)),
-        " rules; the request is under ", ToString(rules)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("claim ", ToString(*kind), " is a claim of the ", ToString(RulesetOf(*kind)),
+                     " rules; the request is under ", ToString(rules)));
   if (!v1::ClaimedOutcome_IsValid(c.claimed()))
     return absl::InvalidArgumentError(absl::StrCat("claimed outcome ", int(c.claimed())));
   ClaimQuestion q;

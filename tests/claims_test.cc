@@ -27,8 +27,8 @@ ClaimRuling Judge(const std::string& fen, ClaimKind kind, Ruleset rules,
                   const MateSearchOptions& options = WithTables(),
                   const ClaimConditions& conditions = {}) {
   const Position pos = FromFen(fen);
-  const Claim claim{.kind = kind, .claimant = claimant.value_or(pos.side_to_move()),
-                    .claimed = claimed};
+  const Claim claim{
+      .kind = kind, .claimant = claimant.value_or(pos.side_to_move()), .claimed = claimed};
   return JudgeClaim(pos, claim, rules, options, conditions);
 }
 
@@ -101,9 +101,9 @@ TEST(QuickplayFinish, RejectedOffTheMoveUnderOtherRulesAndWithAnIncrement) {
   EXPECT_EQ(increment.answer, ClaimAnswer::kRejected);
   EXPECT_EQ(increment.basis, ClaimBasis::kClockConditions);
   // A finished game has nothing to claim.
-  EXPECT_EQ(Judge("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", ClaimKind::kQuickplayFinish, Ruleset::kFide)
-                .basis,
-            ClaimBasis::kGameOver);
+  EXPECT_EQ(
+      Judge("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", ClaimKind::kQuickplayFinish, Ruleset::kFide).basis,
+      ClaimBasis::kGameOver);
 }
 
 TEST(InsufficientLosingChances, JudgedAsUSChess14H) {
@@ -122,17 +122,17 @@ TEST(InsufficientLosingChances, JudgedAsUSChess14H) {
 TEST(TablebaseClaim, TheTablesResultWithoutTheFiftyMoveRule) {
   // White to move wins K+Q v K.
   const std::string fen = "8/8/8/4k3/8/8/8/K6Q w - - 0 50";
-  const ClaimRuling win = Judge(fen, ClaimKind::kTablebaseClaim, Ruleset::kIccf, kWhite,
-                                ClaimedOutcome::kWin);
+  const ClaimRuling win =
+      Judge(fen, ClaimKind::kTablebaseClaim, Ruleset::kIccf, kWhite, ClaimedOutcome::kWin);
   EXPECT_EQ(win.answer, ClaimAnswer::kUpheld) << win.reason;
   EXPECT_EQ(win.result, GameResult::kWhiteWins);
   EXPECT_EQ(win.basis, ClaimBasis::kTablebaseResult);
   const ClaimRuling draw = Judge(fen, ClaimKind::kTablebaseClaim, Ruleset::kIccf, kWhite);
   EXPECT_EQ(draw.answer, ClaimAnswer::kRejected) << draw.reason;
   // The loser cannot claim the win.
-  EXPECT_EQ(Judge(fen, ClaimKind::kTablebaseClaim, Ruleset::kIccf, kBlack, ClaimedOutcome::kWin)
-                .answer,
-            ClaimAnswer::kRejected);
+  EXPECT_EQ(
+      Judge(fen, ClaimKind::kTablebaseClaim, Ruleset::kIccf, kBlack, ClaimedOutcome::kWin).answer,
+      ClaimAnswer::kRejected);
   // K+B v K+N: a draw.
   const ClaimRuling drawn =
       Judge("8/8/3k4/8/3n4/8/2B5/4K3 w - - 0 1", ClaimKind::kTablebaseClaim, Ruleset::kIccf);
@@ -145,9 +145,8 @@ TEST(TablebaseClaim, BeyondTheTablesAtHand) {
   EXPECT_EQ(many.answer, ClaimAnswer::kRejected);
   EXPECT_EQ(many.basis, ClaimBasis::kTooManyMen);
   // Five men and no Syzygy tables: the director decides.
-  const ClaimRuling five =
-      Judge("8/5B2/8/2R5/8/4K3/8/3r3k w - - 0 1", ClaimKind::kTablebaseClaim, Ruleset::kIccf,
-            kWhite, ClaimedOutcome::kWin);
+  const ClaimRuling five = Judge("8/5B2/8/2R5/8/4K3/8/3r3k w - - 0 1", ClaimKind::kTablebaseClaim,
+                                 Ruleset::kIccf, kWhite, ClaimedOutcome::kWin);
   EXPECT_EQ(five.answer, ClaimAnswer::kArbiterJudgment) << five.reason;
   EXPECT_EQ(five.basis, ClaimBasis::kNotCovered);
 }
@@ -198,8 +197,8 @@ TEST(CursedWin, ADrawUnderFideAndAWinUnderIccf) {
   ASSERT_NE(keeps, nullptr);
   Position after = FromFen(kCursedWin);
   after.DoMove(keeps->move);
-  const ClaimRuling fide = JudgeClaim(after, {.kind = ClaimKind::kQuickplayFinish, .claimant = kBlack},
-                                      Ruleset::kFide, options);
+  const ClaimRuling fide = JudgeClaim(
+      after, {.kind = ClaimKind::kQuickplayFinish, .claimant = kBlack}, Ruleset::kFide, options);
   EXPECT_EQ(fide.answer, ClaimAnswer::kUpheld) << fide.reason;
   EXPECT_EQ(fide.basis, ClaimBasis::kTablebaseDraw);
   EXPECT_NE(fide.reason.find("cursed win"), std::string::npos) << fide.reason;
@@ -226,9 +225,10 @@ std::string Game(const std::string& fen, const std::string& tags, const std::str
 TEST(RecordedClaims, AQuickplayClaimNamedByTheTerminationIsTheEnding) {
   // Black's last move leaves White (to move) with K+R+P against a bare king.
   const std::string fen = "8/8/4k3/8/8/8/3PK3/7R b - - 0 40";
-  const GameVerdict upheld = Verify(
-      Game(fen, "[Result \"1/2-1/2\"]\n[Termination \"quickplay finish claim\"]", "40... Kd5 1/2-1/2"),
-      Ruleset::kFide);
+  const GameVerdict upheld =
+      Verify(Game(fen, "[Result \"1/2-1/2\"]\n[Termination \"quickplay finish claim\"]",
+                  "40... Kd5 1/2-1/2"),
+             Ruleset::kFide);
   ASSERT_TRUE(upheld.ruling) << upheld.error;
   EXPECT_EQ(upheld.ruling->rule, Rule::kQuickplayFinishClaim);
   EXPECT_EQ(upheld.ruling->ruling, GameResult::kDraw);
@@ -243,8 +243,8 @@ TEST(RecordedClaims, AQuickplayClaimNamedByTheTerminationIsTheEnding) {
 TEST(RecordedClaims, ARejectedClaimDoesNotEndTheGame) {
   // Black, with a bare king against K+Q, claims on the move: the tables
   // give White the win, so the draw does not stand.
-  const GameVerdict v = Verify(Game("8/8/8/4k3/8/8/8/K6Q w - - 0 50",
-                                    "[Result \"1/2-1/2\"]", "50. Qh2+ {[%claim quickplay_finish]} 1/2-1/2"),
+  const GameVerdict v = Verify(Game("8/8/8/4k3/8/8/8/K6Q w - - 0 50", "[Result \"1/2-1/2\"]",
+                                    "50. Qh2+ {[%claim quickplay_finish]} 1/2-1/2"),
                                Ruleset::kFide);
   ASSERT_TRUE(v.ruling) << v.error;
   ASSERT_EQ(v.ruling->claims.size(), 1u);
@@ -289,7 +289,8 @@ TEST(RecordedClaims, AnIccfTablebaseClaimAndTheSameRecordUnderFide) {
 }
 
 TEST(RecordedClaims, ReadsTheCommand) {
-  const std::optional<RecordedClaim> c = ReadClaimCommand("{x} [%claim tablebase_claim win black]", 7);
+  const std::optional<RecordedClaim> c =
+      ReadClaimCommand("{x} [%claim tablebase_claim win black]", 7);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->ply, 7);
   EXPECT_EQ(c->kind, ClaimKind::kTablebaseClaim);

@@ -82,9 +82,9 @@ TEST_F(Cluster, ClaimsAndRuleSetsThroughTheCoordinatorEqualEmbedded) {
   ExpectSameAsEmbedded(embedded, remote, cases);
   // A claim of other rules than those asked for is refused on both paths.
   for (const std::string& client : {embedded, remote}) {
-    testing::CommandResult bad = testing::RunCommand(
-        client + "analyze --rules uscf --claim quickplay_finish --fen '" +
-        "8/8/8/4k3/8/8/8/K6Q b - - 0 50' 2>&1");
+    testing::CommandResult bad =
+        testing::RunCommand(client + "analyze --rules uscf --claim quickplay_finish --fen '" +
+                            "8/8/8/4k3/8/8/8/K6Q b - - 0 50' 2>&1");
     EXPECT_EQ(bad.exit_code, 2) << bad.out;
     EXPECT_PRED_FORMAT2(testing::Contains, bad.out, "is a claim of the FIDE rules");
   }

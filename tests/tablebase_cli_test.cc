@@ -119,12 +119,14 @@ TEST(TablebaseCli, AnalyzeNotCovered) {
   REQUIRE_TABLES(tables);
   // Castling rights: Syzygy tables have none, even for four men.
   const std::string castling = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1";
-  EXPECT_PRED_FORMAT2(Contains, AnalyzeJson(tables, castling), "\"tablebase\": null, \"tablebase_source\": \"syzygy\"}");
+  EXPECT_PRED_FORMAT2(Contains, AnalyzeJson(tables, castling),
+                      "\"tablebase\": null, \"tablebase_source\": \"syzygy\"}");
   testing::CommandResult text = Arbiter("analyze --syzygy " + tables + " --fen '" + castling + "'");
   EXPECT_PRED_FORMAT2(Contains, text.out, "Tablebase: not covered (position has castling rights");
   // Six men: more than the largest table.
   const std::string six = "4k3/8/8/8/8/8/PPPP4/4K3 w - - 0 1";
-  EXPECT_PRED_FORMAT2(Contains, AnalyzeJson(tables, six), "\"tablebase\": null, \"tablebase_source\": \"syzygy\"}");
+  EXPECT_PRED_FORMAT2(Contains, AnalyzeJson(tables, six),
+                      "\"tablebase\": null, \"tablebase_source\": \"syzygy\"}");
   text = Arbiter("analyze --syzygy " + tables + " --fen '" + six + "'");
   EXPECT_PRED_FORMAT2(
       Contains, text.out,
@@ -144,7 +146,8 @@ TEST(TablebaseCli, AnalyzeBatchAndDirectoryLists) {
     ASSERT_EQ(lines.size(), 3u) << how << "\n" << r.out;
     EXPECT_PRED_FORMAT2(Contains, lines[0], "\"tablebase\": {\"category\": \"loss\", \"dtz\": -14");
     EXPECT_PRED_FORMAT2(Contains, lines[1], "\"error\"");
-    EXPECT_PRED_FORMAT2(Contains, lines[2], "\"tablebase\": null, \"tablebase_source\": \"syzygy\"}");
+    EXPECT_PRED_FORMAT2(Contains, lines[2],
+                        "\"tablebase\": null, \"tablebase_source\": \"syzygy\"}");
     EXPECT_EQ(r.exit_code, 1);  // the bad line
   }
   testing::CommandResult env = Arbiter("analyze " + input, false, "ARBITER_SYZYGY=" + tables);

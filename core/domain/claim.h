@@ -13,9 +13,9 @@
 namespace arbiter {
 
 enum class ClaimKind : uint8_t {
-  kQuickplayFinish,           // FIDE Guidelines III.5: "quickplay_finish"
+  kQuickplayFinish,            // FIDE Guidelines III.5: "quickplay_finish"
   kInsufficientLosingChances,  // US Chess 14H: "insufficient_losing_chances"
-  kTablebaseClaim,            // ICCF tablebase claims: "tablebase_claim"
+  kTablebaseClaim,             // ICCF tablebase claims: "tablebase_claim"
 };
 const char* ToString(ClaimKind k);
 std::optional<ClaimKind> ParseClaimKind(std::string_view text);
@@ -40,18 +40,18 @@ std::optional<ClaimAnswer> ParseClaimAnswer(std::string_view text);
 
 // What an answer rests on.
 enum class ClaimBasis : uint8_t {
-  kNotUnderTheseRules,      // the claim belongs to another rule set: rejected
-  kGameOver,                // the game had already ended: rejected
-  kNotOnMove,               // the claimant did not have the move: rejected
-  kClockConditions,         // the recorded clock or time control rules it out
-  kOpponentCannotMate,      // a proof that the opponent cannot mate: upheld
-  kTablebaseDraw,           // the tables: the opponent cannot force a win
-  kTablebaseOpponentWins,   // the tables: the opponent forces a win: rejected
-  kTablebaseOpen,           // DTZ rounding leaves the fifty-move outcome open
-  kTablebaseResult,         // a tablebase claim: the tables' result (no 50-move rule)
-  kTooManyMen,              // a tablebase claim beyond 7 men: rejected
-  kNotCovered,              // no table here covers the position: judgment
-  kNoDecisiveEvidence,      // the opponent can (or may) mate, no table: judgment
+  kNotUnderTheseRules,     // the claim belongs to another rule set: rejected
+  kGameOver,               // the game had already ended: rejected
+  kNotOnMove,              // the claimant did not have the move: rejected
+  kClockConditions,        // the recorded clock or time control rules it out
+  kOpponentCannotMate,     // a proof that the opponent cannot mate: upheld
+  kTablebaseDraw,          // the tables: the opponent cannot force a win
+  kTablebaseOpponentWins,  // the tables: the opponent forces a win: rejected
+  kTablebaseOpen,          // DTZ rounding leaves the fifty-move outcome open
+  kTablebaseResult,        // a tablebase claim: the tables' result (no 50-move rule)
+  kTooManyMen,             // a tablebase claim beyond 7 men: rejected
+  kNotCovered,             // no table here covers the position: judgment
+  kNoDecisiveEvidence,     // the opponent can (or may) mate, no table: judgment
 };
 const char* ToString(ClaimBasis b);  // "opponent_cannot_mate", ...
 std::optional<ClaimBasis> ParseClaimBasis(std::string_view text);

@@ -61,8 +61,8 @@ std::string ClaimRulingText(const ClaimRuling& c) {
       absl::StrAppend(&out, "  Tablebase: not covered (", c.tablebase->not_covered, ")\n");
     } else {
       const RootResult& r = *c.tablebase->root;
-      absl::StrAppend(&out, "  Tablebase (", ToString(c.tablebase->source), "): ",
-                      ToString(r.category), " for ",
+      absl::StrAppend(&out, "  Tablebase (", ToString(c.tablebase->source),
+                      "): ", ToString(r.category), " for ",
                       c.tablebase->side_to_move == kWhite ? "White" : "Black", " to move, DTZ ",
                       r.precise_dtz.value_or(r.dtz), "; for the side to move a ",
                       ToString(WithFiftyMoveRule(r.category)), " with the 50-move rule (FIDE), a ",

@@ -53,10 +53,10 @@ ClaimRuling JudgeDrawClaim(const Position& pos, ClaimRuling r, const MateSearchO
   r.opponent_can_mate = mate;
   if (mate.answer == CanMate::kNo) {
     r.result = GameResult::kDraw;
-    return Answer(std::move(r), ClaimAnswer::kUpheld, ClaimBasis::kOpponentCannotMate,
-                  absl::StrCat(SideName(opponent),
-                               " cannot checkmate by any series of legal moves (proof: ",
-                               ToString(mate.proof), "), so cannot win by normal means"));
+    return Answer(
+        std::move(r), ClaimAnswer::kUpheld, ClaimBasis::kOpponentCannotMate,
+        absl::StrCat(SideName(opponent), " cannot checkmate by any series of legal moves (proof: ",
+                     ToString(mate.proof), "), so cannot win by normal means"));
   }
 
   r.tablebase = ProbeTables(pos, options.syzygy, options.retrograde);
@@ -68,10 +68,10 @@ ClaimRuling JudgeDrawClaim(const Position& pos, ClaimRuling r, const MateSearchO
                                    : "Arbiter's retrograde tables";
     switch (WithFiftyMoveRule(theirs)) {
       case TbOutcome::kWin:
-        return Answer(std::move(r), ClaimAnswer::kRejected, ClaimBasis::kTablebaseOpponentWins,
-                      absl::StrCat(source, ": ", SideName(opponent),
-                                   " forces a win within the fifty-move rule (", DtzText(root),
-                                   ")"));
+        return Answer(
+            std::move(r), ClaimAnswer::kRejected, ClaimBasis::kTablebaseOpponentWins,
+            absl::StrCat(source, ": ", SideName(opponent),
+                         " forces a win within the fifty-move rule (", DtzText(root), ")"));
       case TbOutcome::kUnknown:
         return Answer(std::move(r), ClaimAnswer::kArbiterJudgment, ClaimBasis::kTablebaseOpen,
                       absl::StrCat(source, " leave open whether ", SideName(opponent),
@@ -120,8 +120,8 @@ ClaimRuling JudgeTablebaseClaim(const Position& pos, ClaimRuling r,
                                " are on the board"));
   r.tablebase = ProbeTables(pos, options.syzygy, options.retrograde);
   if (!r.tablebase || !r.tablebase->root) {
-    const std::string why = !r.tablebase ? std::string("no tables were given")
-                                         : r.tablebase->not_covered;
+    const std::string why =
+        !r.tablebase ? std::string("no tables were given") : r.tablebase->not_covered;
     return Answer(std::move(r), ClaimAnswer::kArbiterJudgment, ClaimBasis::kNotCovered,
                   absl::StrCat("a ", men, "-man position, but no table here covers it (", why,
                                "): the tournament director decides with the 7-man tables"));
@@ -146,10 +146,10 @@ ClaimRuling JudgeTablebaseClaim(const Position& pos, ClaimRuling r,
                   std::move(why));
   }
   r.result = wants_win ? WinFor(claimant) : GameResult::kDraw;
-  return Answer(std::move(r), ClaimAnswer::kUpheld, ClaimBasis::kTablebaseResult,
-                absl::StrCat("the tables give ", value,
-                             "; the fifty-move rule does not apply to tablebase claims",
-                             over_the_board));
+  return Answer(
+      std::move(r), ClaimAnswer::kUpheld, ClaimBasis::kTablebaseResult,
+      absl::StrCat("the tables give ", value,
+                   "; the fifty-move rule does not apply to tablebase claims", over_the_board));
 }
 
 }  // namespace
@@ -166,10 +166,10 @@ ClaimRuling JudgeClaim(const Position& pos, const Claim& claim, Ruleset rules,
   r.article = ArticleOf(claim.kind);
   const Ruleset home = RulesetOf(claim.kind);
   if (home != rules)
-    return Answer(std::move(r), ClaimAnswer::kRejected, ClaimBasis::kNotUnderTheseRules,
-                  absl::StrCat(ToString(claim.kind), " is a claim of the ", DisplayName(home),
-                               " rules (", ArticleOf(claim.kind), "), not of the ",
-                               DisplayName(rules), " rules"));
+    return Answer(
+        std::move(r), ClaimAnswer::kRejected, ClaimBasis::kNotUnderTheseRules,
+        absl::StrCat(ToString(claim.kind), " is a claim of the ", DisplayName(home), " rules (",
+                     ArticleOf(claim.kind), "), not of the ", DisplayName(rules), " rules"));
   if (MoveList(pos).empty())
     return Answer(std::move(r), ClaimAnswer::kRejected, ClaimBasis::kGameOver,
                   pos.in_check() ? "the game is already over: checkmate"

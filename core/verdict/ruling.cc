@@ -133,7 +133,6 @@ std::optional<bool> GroundsHold(EndingGrounds grounds, const Ruling& r, bool end
   return std::nullopt;
 }
 
-
 // US Chess 14E: "insufficient material to win on time". The game is drawn
 // although the player's flag fell when the opponent has only a king and a
 // bishop or a knight (14E2), or a king and two knights against a player
@@ -161,8 +160,8 @@ void ApplyUscfFlagFall(const Position& pos, const MateSearchOptions& options, Ru
   std::optional<TablebaseProbe> probe = ProbeTables(pos, options.syzygy, options.retrograde);
   bool forced_win = false, known = false;
   if (probe && probe->root) {
-    const TbCategory c = probe->side_to_move == winner ? probe->root->category
-                                                       : Negate(probe->root->category);
+    const TbCategory c =
+        probe->side_to_move == winner ? probe->root->category : Negate(probe->root->category);
     const TbOutcome outcome = WithFiftyMoveRule(c);
     known = outcome != TbOutcome::kUnknown;
     forced_win = outcome == TbOutcome::kWin;
@@ -258,8 +257,7 @@ void ApplyClaims(const Position& start, const std::vector<Move>& moves,
   std::optional<RecordedClaim> from_ending;
   if (!ended) {
     for (Move m : moves) pos.DoMove(m);
-    from_ending =
-        DeclaredClaim(ending, pos, int(moves.size()), ParseGameResult(declared.result));
+    from_ending = DeclaredClaim(ending, pos, int(moves.size()), ParseGameResult(declared.result));
     const bool written = std::any_of(claims.begin(), claims.end(), [&](const RecordedClaim& c) {
       return from_ending && c.ply == from_ending->ply && c.kind == from_ending->kind;
     });

@@ -23,7 +23,7 @@ namespace arbiter {
 // (KIND: quickplay_finish, insufficient_losing_chances, tablebase_claim)
 // after a move, made in the position that move leaves.
 struct RecordedClaim {
-  int ply = 0;                            // after this many plies
+  int ply = 0;  // after this many plies
   ClaimKind kind = ClaimKind::kQuickplayFinish;
   std::optional<Color> claimant;          // unset: the side to move
   std::optional<ClaimedOutcome> claimed;  // unset: a draw

@@ -78,7 +78,8 @@ std::optional<TablebaseProbe> ProbeTables(const Position& pos, const SyzygyTable
     probe->side_to_move = pos.side_to_move();
     probe->source = TablebaseSource::kRetrograde;
     probe->not_covered = absl::StrCat("more than ", tablebase::kMaxMen,
-                                      " men: Arbiter's own tables stop there (give --syzygy)");
+                                      " men, where Arbiter's own tables stop, and no Syzygy "
+                                      "tables were given");
   }
   return probe;
 }
