@@ -5,6 +5,7 @@
 #include "absl/strings/str_split.h"
 #include "core/domain/claim.h"
 #include "core/domain/ruleset.h"
+#include "proto/convert.h"
 
 namespace arbiter::http {
 namespace {
@@ -48,23 +49,9 @@ absl::StatusOr<v1::SearchOptions> SearchOptionsFromQuery(const QueryLookup& quer
   if (const std::optional<std::string> rules = query("rules")) {
     std::optional<Ruleset> ruleset = ParseRuleset(*rules);
     if (!ruleset) return Bad("rules", *rules, "must be fide, chess, uscf, iccf or chess99");
-    options.set_rules(ToWire(*ruleset));
+    options.set_rules(wire::ToProto(*ruleset));
   }
   return options;
-}
-
-v1::Ruleset ToWire(Ruleset rules) {
-  switch (rules) {
-    case Ruleset::kFide:
-      return v1::RULESET_CHESS;
-    case Ruleset::kUscf:
-      return v1::RULESET_USCF;
-    case Ruleset::kIccf:
-      return v1::RULESET_ICCF;
-    case Ruleset::kChess99:
-      return v1::RULESET_CHESS99;
-  }
-  return v1::RULESET_CHESS;
 }
 
 absl::StatusOr<v1::AnalyzeRequest> AnalyzeRequestFromQuery(const QueryLookup& query) {
@@ -100,20 +87,20 @@ absl::StatusOr<v1::AnalyzeRequest> AnalyzeRequestFromQuery(const QueryLookup& qu
     if (!kind)
       return Bad("claim", *claim,
                  "must be quickplay_finish, insufficient_losing_chances or tablebase_claim");
-    request.mutable_claim()->set_kind(v1::ClaimKind(int(*kind) + 1));
-    if (!query("rules")) request.mutable_options()->set_rules(ToWire(RulesetOf(*kind)));
+    ClaimQuestion asked{
+        .kind = *kind, .claimant = {}, .claimed = ClaimedOutcome::kDraw, .rules = RulesetOf(*kind)};
     if (const std::optional<std::string> claimant = query("claimant")) {
       if (*claimant != "white" && *claimant != "black")
         return Bad("claimant", *claimant, "must be white or black");
-      request.mutable_claim()->set_claimant(*claimant == "white" ? v1::COLOR_WHITE
-                                                                 : v1::COLOR_BLACK);
+      asked.claimant = *claimant == "white" ? kWhite : kBlack;
     }
     if (const std::optional<std::string> claimed = query("claimed")) {
       const std::optional<ClaimedOutcome> outcome = ParseClaimedOutcome(*claimed);
       if (!outcome) return Bad("claimed", *claimed, "must be win or draw");
-      request.mutable_claim()->set_claimed(
-          *outcome == ClaimedOutcome::kWin ? v1::CLAIMED_OUTCOME_WIN : v1::CLAIMED_OUTCOME_DRAW);
+      asked.claimed = *outcome;
     }
+    wire::ToProto(asked, request.mutable_claim());
+    if (!query("rules")) request.mutable_options()->set_rules(wire::ToProto(asked.rules));
   }
   return request;
 }

@@ -8,7 +8,6 @@
 
 #include "absl/status/statusor.h"
 #include "arbiter/v1/arbiter.pb.h"
-#include "core/domain/ruleset.h"
 
 namespace arbiter::http {
 
@@ -18,7 +17,6 @@ using QueryLookup = std::function<std::optional<std::string>(const std::string& 
 // budget, table_mb, tablebase (true/false/1/0), rules (fide, chess, uscf,
 // iccf, chess99).
 absl::StatusOr<v1::SearchOptions> SearchOptionsFromQuery(const QueryLookup& query);
-v1::Ruleset ToWire(Ruleset rules);
 
 // fen (required), moves (UCI, separated by spaces or commas), chess960,
 // side (white, black), the search options, and a claim: claim (its kind;

@@ -47,26 +47,9 @@ absl::StatusOr<RootResult> ProbeRetrogradeRoot(tablebase::RetrogradeSolver& solv
   }
 
   for (Move m : legal) {
-    TablebaseMove tm;
-    tm.move = m;
-    tm.uci = ToUci(pos, m);
-    Position scratch = pos;
-    tm.san = ToSan(scratch, m);
-    tm.zeroing = IsZeroing(pos, m);
-    Position child = pos;
-    child.DoMove(m);
-    const bool terminal = MoveList(child).empty();
-    tm.checkmate = terminal && child.in_check();
-    tm.stalemate = terminal && !child.in_check();
-    if (tm.checkmate) {
-      // The mating move is made with the clock at h, so the claim was
-      // available before it only from h >= 100 (ProbeRoot's rule).
-      tm.dtz = tm.precise_dtz = -1;
-      tm.category = h < 100 ? TbCategory::kLoss : TbCategory::kBlessedLoss;
-    } else if (tm.stalemate) {
-      tm.dtz = tm.precise_dtz = 0;
-      tm.category = TbCategory::kDraw;
-    } else {
+    Position child;
+    TablebaseMove tm = DescribeRootMove(pos, m, &child);
+    if (!tm.checkmate && !tm.stalemate) {
       // Captures and promotions land in another table; the solver finds it.
       absl::StatusOr<int> dtz = solver.ProbeDtz(child);
       if (!dtz.ok())

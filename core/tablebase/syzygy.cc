@@ -458,23 +458,10 @@ absl::StatusOr<RootResult> SyzygyTablebase::ProbeRoot(const Position& pos,
   // Moves: the position after each, as Lichess describes it.
   std::vector<Position> children;
   for (const RawMove& rm : raw.moves) {
-    TablebaseMove tm;
-    tm.move = rm.move;
-    tm.uci = ToUci(pos, rm.move);
-    Position scratch = pos;
-    tm.san = ToSan(scratch, rm.move);
-    tm.zeroing = IsZeroing(pos, rm.move);
-    Position child = pos;
-    child.DoMove(rm.move);
-    const bool terminal = MoveList(child).empty();
-    tm.checkmate = terminal && child.in_check();
-    tm.stalemate = terminal && !child.in_check();
-    if (tm.checkmate) {
-      tm.dtz = tm.precise_dtz = -1;
-      tm.category = h < 100 ? TbCategory::kLoss : TbCategory::kBlessedLoss;
-    } else if (tm.stalemate) {
-      tm.dtz = tm.precise_dtz = 0;
-      tm.category = TbCategory::kDraw;
+    Position child;
+    TablebaseMove tm = DescribeRootMove(pos, rm.move, &child);
+    if (tm.checkmate || tm.stalemate) {
+      // Valued by DescribeRootMove.
     } else if (tm.zeroing) {
       // Clock 0 after the move: the WDL Fathom found for the child decides.
       tm.category = rm.v == 0    ? TbCategory::kDraw

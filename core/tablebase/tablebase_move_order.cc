@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <tuple>
 
+#include "core/chess/movegen.h"
+#include "core/chess/notation.h"
+
 namespace arbiter {
 
 bool IsZeroing(const Position& pos, Move m) {
@@ -14,6 +17,28 @@ PieceType CapturedType(const Position& pos, Move m) {
   if (m.kind() == Move::kEnPassant) return kPawn;
   if (m.kind() == Move::kCastling) return kNoPieceType;
   return TypeOf(pos.piece_on(m.to()));
+}
+
+TablebaseMove DescribeRootMove(const Position& pos, Move m, Position* child) {
+  TablebaseMove tm;
+  tm.move = m;
+  tm.uci = ToUci(pos, m);
+  Position scratch = pos;
+  tm.san = ToSan(scratch, m);
+  tm.zeroing = IsZeroing(pos, m);
+  *child = pos;
+  child->DoMove(m);
+  const bool terminal = MoveList(*child).empty();
+  tm.checkmate = terminal && child->in_check();
+  tm.stalemate = terminal && !child->in_check();
+  if (tm.checkmate) {
+    tm.dtz = tm.precise_dtz = -1;
+    tm.category = pos.halfmove_clock() < 100 ? TbCategory::kLoss : TbCategory::kBlessedLoss;
+  } else if (tm.stalemate) {
+    tm.dtz = tm.precise_dtz = 0;
+    tm.category = TbCategory::kDraw;
+  }
+  return tm;
 }
 
 void SortBestFirst(const Position& pos, std::vector<TablebaseMove>* moves) {

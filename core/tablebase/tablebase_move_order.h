@@ -17,6 +17,13 @@ bool IsZeroing(const Position& pos, Move m);
 // if it captures nothing.
 PieceType CapturedType(const Position& pos, Move m);
 
+// One root move as every probe describes it before asking a table: its UCI
+// and SAN, whether it zeroes the clock, whether it mates or stalemates, and
+// for those its value (Lichess's rule: a mate is a loss for the mated side
+// unless a fifty-move claim was already available before it, clock >= 100).
+// `child` receives the position after the move.
+TablebaseMove DescribeRootMove(const Position& pos, Move m, Position* child);
+
 // Sorts the legal moves of `pos`, described as TablebaseMove (category, dtz,
 // ... filled in), best first for the side to move, in the Lichess order: by
 // category, then checkmates, stalemates, zeroing moves and captures first
