@@ -47,7 +47,7 @@ absl::StatusOr<RootResult> ProbeRetrogradeRoot(tablebase::RetrogradeSolver& solv
   }
 
   for (Move m : legal) {
-    Position child;
+    Position child = pos;  // DescribeRootMove plays the move on it
     TablebaseMove tm = DescribeRootMove(pos, m, &child);
     if (!tm.checkmate && !tm.stalemate) {
       // Captures and promotions land in another table; the solver finds it.

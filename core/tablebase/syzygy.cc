@@ -458,7 +458,7 @@ absl::StatusOr<RootResult> SyzygyTablebase::ProbeRoot(const Position& pos,
   // Moves: the position after each, as Lichess describes it.
   std::vector<Position> children;
   for (const RawMove& rm : raw.moves) {
-    Position child;
+    Position child = pos;  // DescribeRootMove plays the move on it
     TablebaseMove tm = DescribeRootMove(pos, rm.move, &child);
     if (tm.checkmate || tm.stalemate) {
       // Valued by DescribeRootMove.

@@ -26,7 +26,6 @@ TablebaseMove DescribeRootMove(const Position& pos, Move m, Position* child) {
   Position scratch = pos;
   tm.san = ToSan(scratch, m);
   tm.zeroing = IsZeroing(pos, m);
-  *child = pos;
   child->DoMove(m);
   const bool terminal = MoveList(*child).empty();
   tm.checkmate = terminal && child->in_check();

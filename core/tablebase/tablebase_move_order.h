@@ -21,7 +21,7 @@ PieceType CapturedType(const Position& pos, Move m);
 // and SAN, whether it zeroes the clock, whether it mates or stalemates, and
 // for those its value (Lichess's rule: a mate is a loss for the mated side
 // unless a fifty-move claim was already available before it, clock >= 100).
-// `child` receives the position after the move.
+// `child` (a copy of `pos`) receives the position after the move.
 TablebaseMove DescribeRootMove(const Position& pos, Move m, Position* child);
 
 // Sorts the legal moves of `pos`, described as TablebaseMove (category, dtz,
