@@ -1,10 +1,8 @@
 #include "core/verdict/ruling.h"
 
-#include <cctype>
-
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "core/chess/bitboard.h"
+#include "core/verdict/claims_in_game.h"
 
 namespace arbiter {
 namespace {
@@ -175,180 +173,7 @@ void ApplyUscfFlagFall(const Position& pos, const MateSearchOptions& options, Ru
   r->certain = known;
 }
 
-// The TimeControl tag (PGN standard: "40/7200:3600", "300+2", "*60", "-",
-// "?"): whether a period adds time per move; unset when it does not say.
-std::optional<bool> AddsTime(std::string_view tag) {
-  if (tag.empty() || tag == "-" || tag == "?") return std::nullopt;
-  bool adds = false;
-  for (absl::string_view period : absl::StrSplit(absl::string_view(tag.data(), tag.size()), ':')) {
-    const size_t plus = period.find('+');
-    if (plus == absl::string_view::npos) continue;
-    for (char c : period.substr(plus + 1)) {
-      if (!std::isdigit(static_cast<unsigned char>(c)) && c != '.') return std::nullopt;
-      if (c >= '1' && c <= '9') adds = true;
-    }
-  }
-  return adds;
-}
-
-Rule RuleOf(ClaimKind kind) {
-  switch (kind) {
-    case ClaimKind::kQuickplayFinish:
-      return Rule::kQuickplayFinishClaim;
-    case ClaimKind::kInsufficientLosingChances:
-      return Rule::kInsufficientLosingChancesClaim;
-    case ClaimKind::kTablebaseClaim:
-      return Rule::kTablebaseClaim;
-  }
-  return Rule::kDrawAgreedOrClaimed;
-}
-
-std::optional<ClaimKind> ClaimOf(EndingGrounds grounds) {
-  switch (grounds) {
-    case EndingGrounds::kQuickplayFinish:
-      return ClaimKind::kQuickplayFinish;
-    case EndingGrounds::kInsufficientLosingChances:
-      return ClaimKind::kInsufficientLosingChances;
-    case EndingGrounds::kTablebaseClaim:
-      return ClaimKind::kTablebaseClaim;
-    default:
-      return std::nullopt;
-  }
-}
-
-// The claim a [Termination] (or closing comment) names, made at the end. A
-// draw claim is the player to move's (III.5, 14H); a tablebase claim of a
-// win is the winner's (ICCF lets it be made with a proposed move, which the
-// record then shows as its last move), of a draw the player to move's.
-std::optional<RecordedClaim> DeclaredClaim(const DeclaredEnding& ending, const Position& end,
-                                           int ply, std::optional<GameResult> result) {
-  const std::optional<ClaimKind> kind = ClaimOf(ending.grounds);
-  if (!kind) return std::nullopt;
-  RecordedClaim c{.ply = ply, .kind = *kind, .claimant = end.side_to_move(), .claimed = {}};
-  if (*kind == ClaimKind::kTablebaseClaim &&
-      (result == GameResult::kWhiteWins || result == GameResult::kBlackWins)) {
-    c.claimant = result == GameResult::kWhiteWins ? kWhite : kBlack;
-    c.claimed = ClaimedOutcome::kWin;
-  }
-  return c;
-}
-
-// What the claim asks the game's result to be.
-GameResult ClaimedResult(const Claim& c) {
-  if (c.claimed == ClaimedOutcome::kDraw) return GameResult::kDraw;
-  return WinFor(c.claimant);
-}
-
-// Judges the record's claims up to the game's end (claims after an
-// automatic ending are moot) and lets them decide the ruling where they
-// should have: an upheld claim before the last move ended the game there;
-// a claim at the end whose result the record declares is the ending's
-// reason, upheld, rejected (the game should have gone on) or left to the
-// arbiter (the declared result stands, uncertain). Claims of another rule
-// set are judged (rejected, saying whose they are) but decide nothing.
-void ApplyClaims(const Position& start, const std::vector<Move>& moves,
-                 const DeclaredOutcome& declared, const DeclaredEnding& ending, Ruleset rules,
-                 const MateSearchOptions& options, bool ended, Ruling* r) {
-  const int last = ended ? *r->ended_at_ply : int(moves.size());
-  std::vector<RecordedClaim> claims;
-  for (const RecordedClaim& c : declared.claims)
-    if (c.ply <= last) claims.push_back(c);
-  Position pos = start;
-  std::optional<RecordedClaim> from_ending;
-  if (!ended) {
-    for (Move m : moves) pos.DoMove(m);
-    from_ending = DeclaredClaim(ending, pos, int(moves.size()), ParseGameResult(declared.result));
-    const bool written = std::any_of(claims.begin(), claims.end(), [&](const RecordedClaim& c) {
-      return from_ending && c.ply == from_ending->ply && c.kind == from_ending->kind;
-    });
-    if (from_ending && !written) claims.push_back(*from_ending);
-  }
-  if (claims.empty()) return;
-  const ClaimConditions conditions{.adds_time = AddsTime(declared.time_control)};
-  pos = start;
-  int at = 0;
-  for (const RecordedClaim& recorded : claims) {
-    for (; at < recorded.ply; ++at) pos.DoMove(moves[size_t(at)]);
-    const Claim claim{.kind = recorded.kind,
-                      .claimant = recorded.claimant.value_or(pos.side_to_move()),
-                      .claimed = recorded.claimed.value_or(ClaimedOutcome::kDraw)};
-    ClaimRuling judged = JudgeClaim(pos, claim, rules, options, conditions);
-    judged.ply = recorded.ply;
-    r->claims.push_back(judged);
-    if (RulesetOf(claim.kind) != rules) continue;
-    const bool at_end = recorded.ply == int(moves.size()) && !ended;
-    const Rule rule = RuleOf(claim.kind);
-    if (!at_end) {
-      if (judged.answer != ClaimAnswer::kUpheld) continue;
-      // The claim should have ended the game here.
-      r->ruling = *judged.result;
-      r->rule = rule;
-      r->article = judged.article;
-      r->ended_at_ply = recorded.ply;
-      r->ended_on_board = false;
-      r->moves_after_end = int(moves.size()) - recorded.ply;
-      r->certain = true;
-      r->winner_side.reset();
-      r->winner_can_mate = {};
-      r->flag_fallen_by.reset();
-      r->claim_grounds.clear();
-      return;
-    }
-    if (ParseGameResult(declared.result) != ClaimedResult(judged.claim)) continue;
-    r->rule = rule;
-    r->article = judged.article;
-    r->winner_side.reset();
-    r->winner_can_mate = {};
-    r->flag_fallen_by.reset();
-    r->claim_grounds.clear();
-    switch (judged.answer) {
-      case ClaimAnswer::kUpheld:
-        r->ruling = *judged.result;
-        r->certain = true;
-        break;
-      case ClaimAnswer::kArbiterJudgment:
-        r->ruling = ClaimedResult(judged.claim);
-        r->certain = false;
-        break;
-      case ClaimAnswer::kRejected:
-        // A rejected claim does not end the game (III.5.3, 14H, ICCF).
-        r->ruling = GameResult::kUnfinished;
-        r->ended_at_ply.reset();
-        r->certain = true;
-        break;
-    }
-    if (ClaimOf(ending.grounds) == claim.kind && judged.answer != ClaimAnswer::kArbiterJudgment)
-      r->declared_grounds_hold = judged.answer == ClaimAnswer::kUpheld;
-    return;
-  }
-}
-
 }  // namespace
-
-std::optional<RecordedClaim> ReadClaimCommand(std::string_view comment, int ply) {
-  const size_t at = comment.find("[%claim ");
-  if (at == std::string_view::npos) return std::nullopt;
-  const size_t close = comment.find(']', at);
-  if (close == std::string_view::npos) return std::nullopt;
-  const std::string_view body = comment.substr(at + 8, close - at - 8);
-  std::optional<RecordedClaim> out;
-  for (absl::string_view word :
-       absl::StrSplit(absl::string_view(body.data(), body.size()), ' ', absl::SkipEmpty())) {
-    const std::string_view w(word.data(), word.size());
-    if (!out) {
-      const std::optional<ClaimKind> kind = ParseClaimKind(w);
-      if (!kind) return std::nullopt;
-      out = RecordedClaim{.ply = ply, .kind = *kind, .claimant = {}, .claimed = {}};
-    } else if (w == "white" || w == "black") {
-      out->claimant = w == "white" ? kWhite : kBlack;
-    } else if (std::optional<ClaimedOutcome> o = ParseClaimedOutcome(w)) {
-      out->claimed = *o;
-    } else {
-      return std::nullopt;  // words not understood: not guessed at
-    }
-  }
-  return out;
-}
 
 const char* ToString(FlagEvidence evidence) {
   switch (evidence) {
@@ -475,7 +300,7 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
   r.declared_ending = ending;
   r.declared_grounds_hold =
       GroundsHold(ending.grounds, r, ended, end_assessment ? &*end_assessment : nullptr);
-  ApplyClaims(start, moves, declared, ending, rules, options, ended, &r);
+  ApplyRecordedClaims(start, moves, declared, ending, rules, options, ended, &r);
   r.agrees = ToString(r.ruling) == declared.result;
   return r;
 }

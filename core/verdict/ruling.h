@@ -15,19 +15,9 @@
 #include "core/rules/declared_ending.h"
 #include "core/verdict/assessment.h"
 #include "core/verdict/claim_verdict.h"
+#include "core/verdict/recorded_claim.h"
 
 namespace arbiter {
-
-// A claim the record's movetext makes: a comment command
-//   {[%claim KIND]}, {[%claim KIND white|black]}, {[%claim tablebase_claim win]}
-// (KIND: quickplay_finish, insufficient_losing_chances, tablebase_claim)
-// after a move, made in the position that move leaves.
-struct RecordedClaim {
-  int ply = 0;  // after this many plies
-  ClaimKind kind = ClaimKind::kQuickplayFinish;
-  std::optional<Color> claimant;          // unset: the side to move
-  std::optional<ClaimedOutcome> claimed;  // unset: a draw
-};
 
 // What the record declares.
 struct DeclaredOutcome {
@@ -104,9 +94,5 @@ struct Ruling {
 // a flag fall is ruled (docs/rulings.md, "Rule sets").
 Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
                 const DeclaredOutcome& declared, const MateSearchOptions& options = {});
-
-// Reads the [%claim ...] command of a move comment; nullopt when there is
-// none or it names no claim this reader knows.
-std::optional<RecordedClaim> ReadClaimCommand(std::string_view comment, int ply);
 
 }  // namespace arbiter
