@@ -89,9 +89,11 @@ void ApplyRecordedClaims(const Position& start, const std::vector<Move>& moves,
   std::vector<RecordedClaim> claims;
   for (const RecordedClaim& c : declared.claims)
     if (c.ply <= last) claims.push_back(c);
+  // Most records make no claim: nothing to replay for them.
+  if (claims.empty() && (ended || !ClaimOf(ending.grounds))) return;
   Position pos = start;
   std::optional<RecordedClaim> from_ending;
-  if (!ended) {
+  if (!ended && ClaimOf(ending.grounds)) {
     for (Move m : moves) pos.DoMove(m);
     from_ending = DeclaredClaim(ending, pos, int(moves.size()), ParseGameResult(declared.result));
     const bool written = std::any_of(claims.begin(), claims.end(), [&](const RecordedClaim& c) {
