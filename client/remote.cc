@@ -94,6 +94,10 @@ absl::StatusOr<PositionAnalysis> RemoteArbiter::Analyze(const std::string& fen, 
   if (claim) wire::ToProto(*claim, request.mutable_claim());
   absl::StatusOr<v1::Assessment> reply = impl_->client.Analyze(request);
   if (!reply.ok()) return reply.status();
+  // A worker built before claims existed drops the field unread.
+  if (claim && !reply->has_claim())
+    return absl::FailedPreconditionError(
+        "the cluster's workers do not judge claims: upgrade them (proto/README.md)");
   return wire::FromProto(*reply);
 }
 
