@@ -93,13 +93,26 @@ class GameStatus(str, enum.Enum):
 
 
 class Rules(str, enum.Enum):
-    """The rule system games without a ``[Variant]`` tag are judged by."""
+    """The rule system games are judged by (docs/rulings.md, "Rule sets");
+    a game's own ``[Variant]`` tag decides whether it is Chess 99."""
 
     CHESS = "chess"  #: the FIDE Laws
+    USCF = "uscf"  #: the US Chess rules (14E flag falls, 14H claims)
+    ICCF = "iccf"  #: ICCF correspondence (tablebase claims)
     CHESS99 = "chess99"  #: Chess 99 (9x9)
 
     def _to_proto(self) -> Any:  # arbiter.v1.Ruleset
-        return _pb.RULESET_CHESS if self is Rules.CHESS else _pb.RULESET_CHESS99
+        return {
+            Rules.CHESS: _pb.RULESET_CHESS,
+            Rules.USCF: _pb.RULESET_USCF,
+            Rules.ICCF: _pb.RULESET_ICCF,
+            Rules.CHESS99: _pb.RULESET_CHESS99,
+        }[self]
+
+    @classmethod
+    def _from_verdict(cls, text: str) -> "Rules":
+        # GameVerdict.rules: "" for the FIDE Laws.
+        return cls(text) if text else cls.CHESS
 
 
 class TablebaseCategory(str, enum.Enum):
@@ -480,7 +493,7 @@ class Verdict:
             tablebase=TablebaseJudgement.from_proto(v.tablebase)
             if v.HasField("tablebase")
             else None,
-            rules=Rules.CHESS99 if v.rules == "chess99" else Rules.CHESS,
+            rules=Rules._from_verdict(v.rules),
             detail=v.detail or None,
             first_move_after_end=v.first_move_after_end or None,
             encoding=v.encoding or None,
