@@ -309,6 +309,17 @@ TEST(RecordedClaims, AnIncrementOrADelayRulesOutTheDrawClaims) {
   }
 }
 
+TEST(RecordedClaims, AClaimWhereTheBoardEndedTheGameIsMoot) {
+  // 1. Kxd2 leaves two bare kings: a dead position (5.2.2) at ply 1, before
+  // any claim made there.
+  const GameVerdict v = Verify(Game("8/8/4k3/8/8/8/3nK3/8 w - - 0 1", "[Result \"1/2-1/2\"]",
+                                    "1. Kxd2 {[%claim quickplay_finish]} 1/2-1/2"),
+                               Ruleset::kFide);
+  ASSERT_TRUE(v.ruling) << v.error;
+  EXPECT_EQ(v.ruling->rule, Rule::kDeadPosition);
+  EXPECT_TRUE(v.ruling->claims.empty());
+}
+
 TEST(RecordedClaims, ReadsTheCommand) {
   const std::optional<RecordedClaim> c =
       ReadClaimCommand("{x} [%claim tablebase_claim win black]", 7);

@@ -87,8 +87,10 @@ void ApplyRecordedClaims(const Position& start, const std::vector<Move>& moves,
                          Ruleset rules, const MateSearchOptions& options, bool ended, Ruling* r) {
   const int last = ended ? *r->ended_at_ply : int(moves.size());
   std::vector<RecordedClaim> claims;
+  // A claim in the position where the board ended the game is moot: the
+  // automatic ending came first.
   for (const RecordedClaim& c : declared.claims)
-    if (c.ply <= last) claims.push_back(c);
+    if (c.ply < last || (c.ply == last && !ended)) claims.push_back(c);
   // Most records make no claim: nothing to replay for them.
   if (claims.empty() && (ended || !ClaimOf(ending.grounds))) return;
   Position pos = start;
@@ -115,30 +117,29 @@ void ApplyRecordedClaims(const Position& start, const std::vector<Move>& moves,
     r->claims.push_back(judged);
     if (RulesetOf(claim.kind) != rules) continue;
     const bool at_end = recorded.ply == int(moves.size()) && !ended;
-    const Rule rule = RuleOf(claim.kind);
-    if (!at_end) {
-      if (judged.answer != ClaimAnswer::kUpheld) continue;
-      // The claim should have ended the game here.
-      r->ruling = *judged.result;
-      r->rule = rule;
+    // The claim decides the ruling: the evidence of the ruling it replaces
+    // goes (the claim carries its own).
+    auto decided_by_claim = [&] {
+      r->rule = RuleOf(claim.kind);
       r->article = judged.article;
-      r->ended_at_ply = recorded.ply;
-      r->ended_on_board = false;
-      r->moves_after_end = int(moves.size()) - recorded.ply;
-      r->certain = true;
       r->winner_side.reset();
       r->winner_can_mate = {};
       r->flag_fallen_by.reset();
       r->claim_grounds.clear();
+    };
+    if (!at_end) {
+      if (judged.answer != ClaimAnswer::kUpheld) continue;
+      // The claim should have ended the game here.
+      decided_by_claim();
+      r->ruling = *judged.result;
+      r->ended_at_ply = recorded.ply;
+      r->ended_on_board = false;
+      r->moves_after_end = int(moves.size()) - recorded.ply;
+      r->certain = true;
       return;
     }
     if (ParseGameResult(declared.result) != ClaimedResult(judged.claim)) continue;
-    r->rule = rule;
-    r->article = judged.article;
-    r->winner_side.reset();
-    r->winner_can_mate = {};
-    r->flag_fallen_by.reset();
-    r->claim_grounds.clear();
+    decided_by_claim();
     switch (judged.answer) {
       case ClaimAnswer::kUpheld:
         r->ruling = *judged.result;
