@@ -27,24 +27,12 @@ absl::StatusOr<RootResult> ProbeRetrogradeRoot(tablebase::RetrogradeSolver& solv
   absl::StatusOr<int> root_dtz = solver.ProbeDtz(pos);
   if (!root_dtz.ok()) return root_dtz.status();
 
+  // The tables give a mated side DTZ 0; Syzygy's convention, kept here, is -1.
+  if (std::optional<RootResult> terminal = TerminalRoot(pos)) return *terminal;
   RootResult out;
   const int h = pos.halfmove_clock();
   out.halfmove_clock = h;
   MoveList legal(pos);
-  if (legal.empty()) {
-    // As ProbeRoot: Lichess counts a checkmate as a loss unless a fifty-move
-    // claim was already available before the mating move (clock - 1 >= 100).
-    // The tables give a mated side DTZ 0; Syzygy's convention is -1.
-    out.checkmate = pos.in_check();
-    out.stalemate = !out.checkmate;
-    out.dtz = out.checkmate ? -1 : 0;
-    out.precise_dtz = out.dtz;
-    out.category = !out.checkmate ? TbCategory::kDraw
-                   : h <= 100     ? TbCategory::kLoss
-                                  : TbCategory::kBlessedLoss;
-    out.win_within_50 = false;
-    return out;
-  }
 
   for (Move m : legal) {
     Position child = pos;  // DescribeRootMove plays the move on it

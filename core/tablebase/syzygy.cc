@@ -423,22 +423,10 @@ absl::StatusOr<WdlResult> SyzygyTablebase::ProbeWdl(const Position& pos) const {
 absl::StatusOr<RootResult> SyzygyTablebase::ProbeRoot(const Position& pos,
                                                       const RootProbeOptions& options) const {
   if (absl::Status s = CheckProbeable(pos, largest_); !s.ok()) return s;
+  if (std::optional<RootResult> terminal = TerminalRoot(pos)) return *terminal;
   RootResult out;
   const int h = pos.halfmove_clock();
   out.halfmove_clock = h;
-  if (MoveList(pos).empty()) {
-    // Lichess: a checkmate is a loss unless a fifty-move claim was already
-    // available before the mating move (clock - 1 >= 100).
-    out.checkmate = pos.in_check();
-    out.stalemate = !out.checkmate;
-    out.dtz = out.checkmate ? -1 : 0;
-    out.precise_dtz = out.dtz;
-    out.category = !out.checkmate ? TbCategory::kDraw
-                   : h <= 100     ? TbCategory::kLoss
-                                  : TbCategory::kBlessedLoss;
-    out.win_within_50 = false;
-    return out;
-  }
 
   std::lock_guard<std::mutex> lock(FathomMutex());
   RootProber prober(options.exact_budget);

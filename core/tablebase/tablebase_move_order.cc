@@ -40,6 +40,22 @@ TablebaseMove DescribeRootMove(const Position& pos, Move m, Position* child) {
   return tm;
 }
 
+std::optional<RootResult> TerminalRoot(const Position& pos) {
+  if (!MoveList(pos).empty()) return std::nullopt;
+  RootResult out;
+  const int h = pos.halfmove_clock();
+  out.halfmove_clock = h;
+  out.checkmate = pos.in_check();
+  out.stalemate = !out.checkmate;
+  out.dtz = out.checkmate ? -1 : 0;
+  out.precise_dtz = out.dtz;
+  out.category = !out.checkmate ? TbCategory::kDraw
+                 : h <= 100     ? TbCategory::kLoss
+                                : TbCategory::kBlessedLoss;
+  out.win_within_50 = false;
+  return out;
+}
+
 void SortBestFirst(const Position& pos, std::vector<TablebaseMove>* moves) {
   // A move's values describe the position after it, from the opponent's
   // view: the lowest category (loss) is best, and a positive dtz means the

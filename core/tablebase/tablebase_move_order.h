@@ -3,6 +3,7 @@
 // retrograde_root.h), so that both list the same moves in the same order.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "core/chess/position.h"
@@ -23,6 +24,12 @@ PieceType CapturedType(const Position& pos, Move m);
 // unless a fifty-move claim was already available before it, clock >= 100).
 // `child` (a copy of `pos`) receives the position after the move.
 TablebaseMove DescribeRootMove(const Position& pos, Move m, Position* child);
+
+// The root of a position without legal moves, as every probe gives it:
+// stalemate a draw, checkmate a loss (DTZ -1) unless a fifty-move claim was
+// already available before the mating move (clock - 1 >= 100: Lichess's
+// rule); nullopt when `pos` has a legal move.
+std::optional<RootResult> TerminalRoot(const Position& pos);
 
 // Sorts the legal moves of `pos`, described as TablebaseMove (category, dtz,
 // ... filled in), best first for the side to move, in the Lichess order: by
