@@ -360,5 +360,21 @@ TEST(UscfFlagFall, AKnightCannotWinOnTimeWithoutAForcedWin) {
   EXPECT_EQ(rook.ruling->rule, Rule::kFlagFall);
 }
 
+// US Chess has no automatic fivefold draw: the ruling stands as FIDE's, but
+// not as certain.
+TEST(UscfFlagFall, AFivefoldRulingIsNotCertainUnderUsChessRules) {
+  const std::string pgn = Game("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30", "[Result \"1/2-1/2\"]",
+                               "30. Kf1 Kf8 31. Kg1 Kg8 32. Kf1 Kf8 33. Kg1 Kg8 34. Kf1 Kf8 35. "
+                               "Kg1 Kg8 36. Kf1 Kf8 37. Kg1 Kg8 1/2-1/2");
+  const GameVerdict fide = Verify(pgn, Ruleset::kFide);
+  ASSERT_TRUE(fide.ruling) << fide.error;
+  EXPECT_EQ(fide.ruling->rule, Rule::kFivefold);
+  EXPECT_TRUE(fide.ruling->certain);
+  const GameVerdict uscf = Verify(pgn, Ruleset::kUscf);
+  ASSERT_TRUE(uscf.ruling);
+  EXPECT_EQ(uscf.ruling->rule, Rule::kFivefold);
+  EXPECT_FALSE(uscf.ruling->certain);
+}
+
 }  // namespace
 }  // namespace arbiter

@@ -204,6 +204,12 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
     GameStatus status = AutomaticEnding(game, kClosedPositionBudget, options.retrograde);
     if (status != GameStatus::kOngoing) {
       r = Ended(status, game.position(), int(ply));
+      // US Chess has no automatic fivefold or 75-move draw (repetition and
+      // the fifty-move rule are claims there, 14C and 14F): Arbiter still
+      // ends the game as FIDE 9.6 does, but does not call that certain.
+      if (rules == Ruleset::kUscf &&
+          (status == GameStatus::kFivefold || status == GameStatus::kSeventyFiveMoves))
+        r.certain = false;
       r.moves_after_end = int(moves.size() - ply);
       ended = true;
       break;
