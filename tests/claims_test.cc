@@ -119,6 +119,20 @@ TEST(InsufficientLosingChances, JudgedAsUSChess14H) {
             ClaimBasis::kNotUnderTheseRules);
 }
 
+// Two plies before the 75-move limit, K+N+N cannot mate in time: a proof
+// under FIDE (9.6.2), none under US Chess, which has no such rule; there
+// the tables decide (K+N+N v K is a draw).
+TEST(InsufficientLosingChances, NoProofFromFidesSeventyFiveMoveRule) {
+  const std::string fen = "8/8/8/4k3/8/8/8/1N2KN2 b - - 148 200";
+  const ClaimRuling fide = Judge(fen, ClaimKind::kQuickplayFinish, Ruleset::kFide);
+  EXPECT_EQ(fide.answer, ClaimAnswer::kUpheld) << fide.reason;
+  EXPECT_EQ(fide.basis, ClaimBasis::kOpponentCannotMate);
+  EXPECT_EQ(fide.opponent_can_mate->proof, MateProof::kSeventyFiveMoveRule);
+  const ClaimRuling uscf = Judge(fen, ClaimKind::kInsufficientLosingChances, Ruleset::kUscf);
+  EXPECT_EQ(uscf.answer, ClaimAnswer::kUpheld) << uscf.reason;
+  EXPECT_EQ(uscf.basis, ClaimBasis::kTablebaseDraw) << uscf.reason;
+}
+
 TEST(TablebaseClaim, TheTablesResultWithoutTheFiftyMoveRule) {
   // White to move wins K+Q v K.
   const std::string fen = "8/8/8/4k3/8/8/8/K6Q w - - 0 50";

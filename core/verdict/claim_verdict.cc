@@ -51,7 +51,10 @@ ClaimRuling JudgeDrawClaim(const Position& pos, ClaimRuling r, const MateSearchO
   MateAbility mate = AnalyzeMateAbility(pos, opponent, options);
   AddLineSan(pos, &mate);
   r.opponent_can_mate = mate;
-  if (mate.answer == CanMate::kNo) {
+  // US Chess has no 75-move rule: a "no" that rests on it proves nothing
+  // there, and the claim goes on to the tables or to the director.
+  const bool proof_holds = !(uscf && mate.proof == MateProof::kSeventyFiveMoveRule);
+  if (mate.answer == CanMate::kNo && proof_holds) {
     r.result = GameResult::kDraw;
     return Answer(
         std::move(r), ClaimAnswer::kUpheld, ClaimBasis::kOpponentCannotMate,

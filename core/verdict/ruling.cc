@@ -263,7 +263,14 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
       if (clock && declared_winner) r.clock_contradicts_result = *clock == *declared_winner;
       RuleLossUnlessCannotMate(pos, ~*r.flag_fallen_by, Rule::kFlagFall, Rule::kFlagFallCannotMate,
                                "6.9", options, &r);
-      if (rules == Ruleset::kUscf) ApplyUscfFlagFall(pos, options, &r);
+      if (rules == Ruleset::kUscf) {
+        ApplyUscfFlagFall(pos, options, &r);
+        // A "cannot mate" that rests on FIDE's 75-move rule, which US Chess
+        // does not have, is not a certain draw there.
+        if (r.rule == Rule::kFlagFallCannotMate &&
+            r.winner_can_mate.proof == MateProof::kSeventyFiveMoveRule)
+          r.certain = false;
+      }
     } else if (forfeit && (ending.loser || declared_winner)) {
       const Color loser = ending.loser ? *ending.loser : ~*declared_winner;
       const bool exception = ending.forfeit == ForfeitReason::kIllegalMove ||
