@@ -303,24 +303,21 @@ TEST(RecordedClaims, AnIccfTablebaseClaimAndTheSameRecordUnderFide) {
 }
 
 TEST(RecordedClaims, AnIncrementOrADelayRulesOutTheDrawClaims) {
-  const std::string fen = "8/8/4k3/8/8/8/3PK3/7R b - - 0 40";
-  for (const char* time_control : {"900+10", "G/30;d5", "40/5400+30:1800+30"}) {
-    const GameVerdict v = Verify(
-        Game(fen, std::string("[Result \"1/2-1/2\"]\n[TimeControl \"") + time_control + "\"]",
-             "40... Kd5 {[%claim quickplay_finish]} 1/2-1/2"),
-        Ruleset::kFide);
-    ASSERT_TRUE(v.ruling) << v.error;
-    ASSERT_EQ(v.ruling->claims.size(), 1u);
-    EXPECT_EQ(v.ruling->claims[0].basis, ClaimBasis::kClockConditions) << time_control;
-  }
-  for (const char* time_control : {"900", "900+0", "G/30;d0", "-"}) {
-    const GameVerdict v = Verify(
-        Game(fen, std::string("[Result \"1/2-1/2\"]\n[TimeControl \"") + time_control + "\"]",
-             "40... Kd5 {[%claim quickplay_finish]} 1/2-1/2"),
-        Ruleset::kFide);
-    ASSERT_TRUE(v.ruling) << v.error;
-    EXPECT_EQ(v.ruling->claims[0].answer, ClaimAnswer::kUpheld) << time_control;
-  }
+  // The same claim, in a game with the given TimeControl tag.
+  auto claim_under = [](const std::string& time_control) {
+    const GameVerdict v =
+        Verify(Game("8/8/4k3/8/8/8/3PK3/7R b - - 0 40",
+                    "[Result \"1/2-1/2\"]\n[TimeControl \"" + time_control + "\"]",
+                    "40... Kd5 {[%claim quickplay_finish]} 1/2-1/2"),
+               Ruleset::kFide);
+    EXPECT_TRUE(v.ruling) << v.error;
+    EXPECT_EQ(v.ruling ? v.ruling->claims.size() : 0u, 1u) << time_control;
+    return v.ruling && !v.ruling->claims.empty() ? v.ruling->claims[0] : ClaimRuling{};
+  };
+  for (const char* time_control : {"900+10", "G/30;d5", "40/5400+30:1800+30"})
+    EXPECT_EQ(claim_under(time_control).basis, ClaimBasis::kClockConditions) << time_control;
+  for (const char* time_control : {"900", "900+0", "G/30;d0", "-"})
+    EXPECT_EQ(claim_under(time_control).answer, ClaimAnswer::kUpheld) << time_control;
 }
 
 TEST(RecordedClaims, AClaimWhereTheBoardEndedTheGameIsMoot) {

@@ -12,6 +12,8 @@ using Bitboard = uint64_t;
 enum Color : uint8_t { kWhite = 0, kBlack = 1 };
 // "white" or "black", as records and messages spell a side.
 inline const char* ColorName(Color c) { return c == kWhite ? "white" : "black"; }
+// "White" or "Black", as sentences name a side.
+inline const char* SideName(Color c) { return c == kWhite ? "White" : "Black"; }
 constexpr Color operator~(Color c) { return Color(c ^ 1); }
 
 enum PieceType : uint8_t {

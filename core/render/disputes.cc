@@ -9,8 +9,6 @@
 namespace arbiter {
 namespace {
 
-const char* SideName(Color c) { return c == kWhite ? "White" : "Black"; }
-
 bool IsAlnum(std::string_view s) {
   for (char c : s)
     if (!absl::ascii_isalnum(static_cast<unsigned char>(c))) return false;

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
+#include "core/verdict/ruling.h"
 
 namespace arbiter {
 namespace {
@@ -13,18 +14,10 @@ namespace {
 // since the 2019 Congress, 6 before).
 constexpr int kIccfMaxMen = 7;
 
-const char* SideName(Color c) { return c == kWhite ? "White" : "Black"; }
-GameResult WinFor(Color c) { return c == kWhite ? GameResult::kWhiteWins : GameResult::kBlackWins; }
-
 // "DTZ 23 at halfmove clock 4": the tables' distance behind a value.
 std::string DtzText(const RootResult& root) {
   return absl::StrCat("DTZ ", std::abs(root.precise_dtz.value_or(root.dtz)), " at halfmove clock ",
                       root.halfmove_clock);
-}
-
-// The tables' category of the position from `side`'s view.
-TbCategory CategoryFor(const TablebaseProbe& probe, Color side) {
-  return probe.side_to_move == side ? probe.root->category : Negate(probe.root->category);
 }
 
 ClaimRuling Answer(ClaimRuling r, ClaimAnswer answer, ClaimBasis basis, std::string reason) {
@@ -37,8 +30,15 @@ ClaimRuling Answer(ClaimRuling r, ClaimAnswer answer, ClaimBasis basis, std::str
 // The draw claims: the opponent "cannot win by normal means" (III.5) / the
 // claimant has "insufficient losing chances" (14H). Both come down to what
 // the opponent can achieve from here.
+// The tables' value of `pos`: the caller's probe, else a probe now.
+std::optional<TablebaseProbe> Probe(const Position& pos, const MateSearchOptions& options,
+                                    const KnownEvidence& known) {
+  if (known.tablebase) return *known.tablebase;
+  return ProbeTables(pos, options.syzygy, options.retrograde);
+}
+
 ClaimRuling JudgeDrawClaim(const Position& pos, ClaimRuling r, const MateSearchOptions& options,
-                           const ClaimConditions& conditions) {
+                           const ClaimConditions& conditions, const KnownEvidence& known) {
   const Color claimant = r.claim.claimant, opponent = ~claimant;
   const bool uscf = r.rules == Ruleset::kUscf;
   if (conditions.adds_time.value_or(false))
@@ -48,8 +48,13 @@ ClaimRuling JudgeDrawClaim(const Position& pos, ClaimRuling r, const MateSearchO
                        : "Guidelines III apply to games without increment, and this game's time "
                          "control adds time per move");
 
-  MateAbility mate = AnalyzeMateAbility(pos, opponent, options);
-  AddLineSan(pos, &mate);
+  MateAbility mate;
+  if (known.can_mate[opponent]) {
+    mate = *known.can_mate[opponent];
+  } else {
+    mate = AnalyzeMateAbility(pos, opponent, options);
+    AddLineSan(pos, &mate);
+  }
   r.opponent_can_mate = mate;
   // US Chess has no 75-move rule: a "no" that rests on it proves nothing
   // there, and the claim goes on to the tables or to the director.
@@ -62,7 +67,7 @@ ClaimRuling JudgeDrawClaim(const Position& pos, ClaimRuling r, const MateSearchO
                      ToString(mate.proof), "), so cannot win by normal means"));
   }
 
-  r.tablebase = ProbeTables(pos, options.syzygy, options.retrograde);
+  r.tablebase = Probe(pos, options, known);
   if (r.tablebase && r.tablebase->root) {
     const RootResult& root = *r.tablebase->root;
     const TbCategory theirs = CategoryFor(*r.tablebase, opponent);
@@ -114,14 +119,14 @@ ClaimRuling JudgeDrawClaim(const Position& pos, ClaimRuling r, const MateSearchO
 
 // ICCF: the result the tables give, without the fifty-move rule.
 ClaimRuling JudgeTablebaseClaim(const Position& pos, ClaimRuling r,
-                                const MateSearchOptions& options) {
+                                const MateSearchOptions& options, const KnownEvidence& known) {
   const Color claimant = r.claim.claimant;
   const int men = PopCount(pos.pieces());
   if (men > kIccfMaxMen)
     return Answer(std::move(r), ClaimAnswer::kRejected, ClaimBasis::kTooManyMen,
                   absl::StrCat("tablebase claims need at most ", kIccfMaxMen, " men; ", men,
                                " are on the board"));
-  r.tablebase = ProbeTables(pos, options.syzygy, options.retrograde);
+  r.tablebase = Probe(pos, options, known);
   if (!r.tablebase || !r.tablebase->root) {
     const std::string why =
         !r.tablebase ? std::string("no tables were given") : r.tablebase->not_covered;
@@ -148,7 +153,7 @@ ClaimRuling JudgeTablebaseClaim(const Position& pos, ClaimRuling r,
     return Answer(std::move(r), ClaimAnswer::kRejected, ClaimBasis::kTablebaseResult,
                   std::move(why));
   }
-  r.result = wants_win ? WinFor(claimant) : GameResult::kDraw;
+  r.result = ClaimedResult(r.claim);
   return Answer(
       std::move(r), ClaimAnswer::kUpheld, ClaimBasis::kTablebaseResult,
       absl::StrCat("the tables give ", value,
@@ -157,8 +162,13 @@ ClaimRuling JudgeTablebaseClaim(const Position& pos, ClaimRuling r,
 
 }  // namespace
 
+GameResult ClaimedResult(const Claim& claim) {
+  return claim.claimed == ClaimedOutcome::kWin ? WinFor(claim.claimant) : GameResult::kDraw;
+}
+
 ClaimRuling JudgeClaim(const Position& pos, const Claim& claim, Ruleset rules,
-                       const MateSearchOptions& options, const ClaimConditions& conditions) {
+                       const MateSearchOptions& options, const ClaimConditions& conditions,
+                       const KnownEvidence& known) {
   ClaimRuling r;
   r.claim = claim;
   r.fen = pos.Fen();
@@ -185,8 +195,8 @@ ClaimRuling JudgeClaim(const Position& pos, const Claim& claim, Ruleset rules,
                   absl::StrCat(SideName(claim.claimant),
                                " does not have the move: the claim is made on one's own move"));
   if (claim.kind == ClaimKind::kTablebaseClaim)
-    return JudgeTablebaseClaim(pos, std::move(r), options);
-  return JudgeDrawClaim(pos, std::move(r), options, conditions);
+    return JudgeTablebaseClaim(pos, std::move(r), options, known);
+  return JudgeDrawClaim(pos, std::move(r), options, conditions, known);
 }
 
 }  // namespace arbiter

@@ -10,6 +10,7 @@
 // "Claims", gives the articles and the table of answers.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -29,6 +30,9 @@ struct Claim {
   // a tablebase claim asks for either.
   ClaimedOutcome claimed = ClaimedOutcome::kDraw;
 };
+
+// The result the claim asks the game to have: a draw, or the claimant's win.
+GameResult ClaimedResult(const Claim& claim);
 
 // What is known of the game's time control (a record's TimeControl tag);
 // unset when nothing is, as in `analyze`. The claimant's own time left is
@@ -61,10 +65,19 @@ struct ClaimRuling {
   std::optional<int> ply;
 };
 
+// Evidence a caller has already gathered in the same position with the
+// same options (analyze searches both sides and probes the tables anyway),
+// used instead of searching or probing again. Null: not gathered.
+struct KnownEvidence {
+  std::array<const MateAbility*, 2> can_mate = {nullptr, nullptr};  // [Color], SAN spelled
+  const TablebaseProbe* tablebase = nullptr;  // ProbeTables with options' tables
+};
+
 // Judges `claim` in `pos` under `rules`. The opponent's mate ability is
 // searched with `options` (its budget); `options.syzygy` and
 // `options.retrograde` are the tables asked. `pos` must be legal.
 ClaimRuling JudgeClaim(const Position& pos, const Claim& claim, Ruleset rules,
-                       const MateSearchOptions& options, const ClaimConditions& conditions = {});
+                       const MateSearchOptions& options, const ClaimConditions& conditions = {},
+                       const KnownEvidence& known = {});
 
 }  // namespace arbiter

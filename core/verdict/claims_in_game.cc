@@ -8,8 +8,6 @@
 namespace arbiter {
 namespace {
 
-GameResult WinFor(Color c) { return c == kWhite ? GameResult::kWhiteWins : GameResult::kBlackWins; }
-
 // The TimeControl tag (PGN standard: "40/7200:3600", "300+2", "*60", "-",
 // "?"; US Chess's "G/30;d5" delay too): whether a period adds time per move
 // (an increment or a delay); unset when it does not say.
@@ -72,12 +70,6 @@ std::optional<RecordedClaim> DeclaredClaim(const DeclaredEnding& ending, const P
     c.claimed = ClaimedOutcome::kWin;
   }
   return c;
-}
-
-// What the claim asks the game's result to be.
-GameResult ClaimedResult(const Claim& c) {
-  if (c.claimed == ClaimedOutcome::kDraw) return GameResult::kDraw;
-  return WinFor(c.claimant);
 }
 
 }  // namespace

@@ -37,7 +37,13 @@ absl::StatusOr<PositionAnalysis> AnalyzePosition(const std::string& fen, bool ch
     const Claim asked{.kind = claim->kind,
                       .claimant = claim->claimant.value_or(out.position.side_to_move()),
                       .claimed = claim->claimed};
-    out.claim = JudgeClaim(out.position, asked, claim->rules, with_tables);
+    // The analysis above already searched the sides and probed the tables.
+    KnownEvidence known;
+    for (Color c : {kWhite, kBlack})
+      if (out.assessment.Asked(c))
+        known.can_mate[c] = c == kWhite ? &out.assessment.white : &out.assessment.black;
+    if (out.tablebase) known.tablebase = &*out.tablebase;
+    out.claim = JudgeClaim(out.position, asked, claim->rules, with_tables, {}, known);
   }
   return out;
 }

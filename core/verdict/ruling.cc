@@ -5,9 +5,10 @@
 #include "core/verdict/claims_in_game.h"
 
 namespace arbiter {
-namespace {
 
 GameResult WinFor(Color c) { return c == kWhite ? GameResult::kWhiteWins : GameResult::kBlackWins; }
+
+namespace {
 
 std::optional<Color> DeclaredWinner(std::optional<GameResult> result) {
   if (result == GameResult::kWhiteWins) return kWhite;
@@ -158,9 +159,7 @@ void ApplyUscfFlagFall(const Position& pos, const MateSearchOptions& options, Ru
   std::optional<TablebaseProbe> probe = ProbeTables(pos, options.syzygy, options.retrograde);
   bool forced_win = false, known = false;
   if (probe && probe->root) {
-    const TbCategory c =
-        probe->side_to_move == winner ? probe->root->category : Negate(probe->root->category);
-    const TbOutcome outcome = WithFiftyMoveRule(c);
+    const TbOutcome outcome = WithFiftyMoveRule(CategoryFor(*probe, winner));
     known = outcome != TbOutcome::kUnknown;
     forced_win = outcome == TbOutcome::kWin;
   }

@@ -19,6 +19,9 @@
 
 namespace arbiter {
 
+// The result `c` wins by: "1-0" for White.
+GameResult WinFor(Color c);
+
 // What the record declares.
 struct DeclaredOutcome {
   std::string result;       // the Result tag: "1-0", "0-1", "1/2-1/2", "*", ...

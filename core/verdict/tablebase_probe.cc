@@ -84,6 +84,10 @@ std::optional<TablebaseProbe> ProbeTables(const Position& pos, const SyzygyTable
   return probe;
 }
 
+TbCategory CategoryFor(const TablebaseProbe& probe, Color side) {
+  return probe.side_to_move == side ? probe.root->category : Negate(probe.root->category);
+}
+
 const TablebaseMove* MoveWinningWithin50(const RootResult& root) {
   if (root.category != TbCategory::kWin) return nullptr;
   for (const TablebaseMove& m : root.moves)

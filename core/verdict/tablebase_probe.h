@@ -39,6 +39,9 @@ TablebaseProbe ProbeTablebase(const SyzygyTablebase& tables, const Position& pos
 std::optional<TablebaseProbe> ProbeTables(const Position& pos, const SyzygyTablebase* syzygy,
                                           tablebase::RetrogradeSolver* retrograde);
 
+// The category of a covered probe (root set) from `side`'s view.
+TbCategory CategoryFor(const TablebaseProbe& probe, Color side);
+
 // The first move, best first, that keeps a win inside the fifty-move rule
 // (the position after it is a loss for the opponent at the clock the move
 // leaves), or null when the side to move has no such win.

@@ -10,8 +10,6 @@
 namespace arbiter {
 namespace {
 
-const char* SideName(Color c) { return c == kWhite ? "White" : "Black"; }
-const char* WinFor(Color c) { return c == kWhite ? "1-0" : "0-1"; }
 constexpr char kDraw[] = "1/2-1/2";
 
 // How a game stopped, as far as the tables are concerned. Only the decisions
@@ -48,9 +46,9 @@ Decided HowDecided(const Ruling& r) {
 std::string BestPlayResult(TbOutcome outcome, Color to_move) {
   switch (outcome) {
     case TbOutcome::kWin:
-      return WinFor(to_move);
+      return ToString(WinFor(to_move));
     case TbOutcome::kLoss:
-      return WinFor(~to_move);
+      return ToString(WinFor(~to_move));
     case TbOutcome::kDraw:
       return kDraw;
     case TbOutcome::kUnknown:
