@@ -154,6 +154,25 @@ TEST(TablebaseClaim, TheTablesResultWithoutTheFiftyMoveRule) {
   EXPECT_EQ(drawn.result, GameResult::kDraw);
 }
 
+// The tables' preconditions: no castling rights (not covered, so the
+// director decides), and an e.p. capture valued as the move it is.
+TEST(TablebaseClaim, CastlingRightsAndEnPassant) {
+  const ClaimRuling castling =
+      Judge("r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1", ClaimKind::kTablebaseClaim, Ruleset::kIccf, kWhite);
+  EXPECT_EQ(castling.answer, ClaimAnswer::kArbiterJudgment) << castling.reason;
+  EXPECT_EQ(castling.basis, ClaimBasis::kNotCovered);
+  // Black wins only by taking e.p.: the same men without the right draw.
+  const ClaimRuling ep = Judge("8/8/8/8/3pP3/8/8/K6k b - e3 0 1", ClaimKind::kTablebaseClaim,
+                               Ruleset::kIccf, kBlack, ClaimedOutcome::kWin);
+  EXPECT_EQ(ep.answer, ClaimAnswer::kUpheld) << ep.reason;
+  ASSERT_TRUE(ep.tablebase && ep.tablebase->root);
+  EXPECT_EQ(ep.tablebase->root->moves.front().uci, "d4e3");
+  EXPECT_EQ(Judge("8/8/8/8/3pP3/8/8/K6k b - - 0 1", ClaimKind::kTablebaseClaim, Ruleset::kIccf,
+                  kBlack, ClaimedOutcome::kWin)
+                .answer,
+            ClaimAnswer::kRejected);
+}
+
 TEST(TablebaseClaim, BeyondTheTablesAtHand) {
   const ClaimRuling many = Judge(kStart, ClaimKind::kTablebaseClaim, Ruleset::kIccf);
   EXPECT_EQ(many.answer, ClaimAnswer::kRejected);

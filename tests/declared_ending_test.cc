@@ -44,6 +44,21 @@ TEST(DeclaredEnding, PgnStandardTerminationValues) {
   EXPECT_EQ(FromTag("normal").source, EndingSource::kTerminationTag);
 }
 
+// Claims an arbiter rules on, in the words arbiters and servers write;
+// a claim is read before the time words around it.
+TEST(DeclaredEnding, ClaimsDecidedOnThePosition) {
+  ExpectClaim(FromTag("quickplay finish claim"), EndingGrounds::kQuickplayFinish);
+  ExpectClaim(FromTag("Draw claimed under Guidelines III.5"), EndingGrounds::kQuickplayFinish);
+  ExpectClaim(FromComment("Rapidplay finish: White claimed, flag about to fall"),
+              EndingGrounds::kQuickplayFinish);
+  ExpectClaim(FromTag("Insufficient losing chances"), EndingGrounds::kInsufficientLosingChances);
+  ExpectClaim(FromTag("14H claim upheld"), EndingGrounds::kInsufficientLosingChances);
+  ExpectClaim(FromTag("tablebase claim"), EndingGrounds::kTablebaseClaim);
+  ExpectClaim(FromComment("Game claimed by tablebase"), EndingGrounds::kTablebaseClaim);
+  // "tablebase" alone names no claim.
+  EXPECT_NE(FromTag("tablebase").grounds, EndingGrounds::kTablebaseClaim);
+}
+
 TEST(DeclaredEnding, Lichess) {
   ExpectFlag(FromTag("Time forfeit"), std::nullopt);
   EXPECT_EQ(FromTag("Time forfeit").source, EndingSource::kTerminationTag);
