@@ -59,6 +59,9 @@ extern Bitboard knight_attacks[64];
 extern Bitboard king_attacks[64];
 extern Bitboard between[64][64];  // squares strictly between, plus the target
 extern Bitboard line[64][64];     // full line through both squares, or 0
+// Trial multipliers drawn because a stored one did not fit (0 unless the
+// stored multipliers in bitboard.cc are edited wrongly).
+extern int magic_searches;
 
 }  // namespace bb_internal
 
