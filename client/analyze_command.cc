@@ -3,9 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
-#include <iostream>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
@@ -20,11 +18,14 @@
 #include "common/tables_option.h"
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
+#include "core/io/byte_source.h"
+#include "core/io/line_reader.h"
 #include "core/render/chess99_report.h"
 #include "core/render/claim_text.h"
 #include "core/render/json.h"
 #include "core/render/report.h"
 #include "core/render/san_line.h"
+#include "core/util/ordered_parallel.h"
 #include "core/verdict/assessment.h"
 #include "core/verdict/chess99_analysis.h"
 #include "core/verdict/position_analysis.h"
@@ -40,6 +41,7 @@ struct AnalyzeOptions {
   std::optional<std::string> fen;
   std::vector<std::string> moves;
   bool json = false, chess960 = false, timing = false;
+  int64_t jobs = 1;
   Ruleset rules = Ruleset::kFide;
   const CLI::Option* rules_given = nullptr;
   std::optional<std::string> claim, claimant, claimed;
@@ -175,57 +177,88 @@ BatchQuery ParseBatchLine(std::string_view line) {
   return q;
 }
 
+// One line of a batch and its answer: the JSON record, or an error record
+// naming the line.
+struct BatchLine {
+  int64_t number = 0;
+  std::string text;
+};
+struct BatchAnswer {
+  std::string record;
+  bool error = false;
+};
+
 // With `timing`, each record also carries "microseconds": the wall time of
 // its analysis (for side-by-side benchmarks against peers that print theirs).
-// Exits kFindings when a line could not be analysed (its record says why),
-// kInputUnreadable when the file cannot be opened or read.
-ExitCode RunBatch(const std::string& path, bool chess960, bool timing, const Analyzer& analyze) {
-  std::ifstream file;
-  std::istream* in = &std::cin;
-  if (path != "-") {
-    file.open(path);
-    if (!file)
-      return Fail(kProgram, absl::NotFoundError(absl::StrCat("cannot open ", path)),
-                  ExitCode::kInputUnreadable);
-    in = &file;
+BatchAnswer AnswerBatchLine(const BatchLine& line, bool chess960, bool timing,
+                            const Analyzer& analyze) {
+  const BatchQuery query = ParseBatchLine(line.text);
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::string> out =
+      analyze(query.fen, chess960, {}, query.only_side, /*json=*/true, std::nullopt);
+  if (!out.ok())
+    return BatchAnswer{.record = json::Object()
+                                     .Add("line", line.number)
+                                     .Add("input", line.text)
+                                     .Add("error", std::string(out.status().message()))
+                                     .Close() +
+                                 "\n",
+                       .error = true};
+  if (timing) {
+    const auto spent = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - start);
+    // The record is one JSON object and a newline: the field goes before
+    // its closing brace.
+    const size_t brace = out->rfind('}');
+    if (brace != std::string::npos)
+      out->insert(brace, absl::StrCat(", \"microseconds\": ", spent.count()));
   }
-  std::string line;
-  int64_t line_number = 0;
-  int errors = 0;
-  while (std::getline(*in, line)) {
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    const BatchQuery query = ParseBatchLine(line);
-    const auto start = std::chrono::steady_clock::now();
-    absl::StatusOr<std::string> out =
-        analyze(query.fen, chess960, {}, query.only_side, /*json=*/true, std::nullopt);
-    if (out.ok() && timing) {
-      const auto spent = std::chrono::duration_cast<std::chrono::microseconds>(
-          std::chrono::steady_clock::now() - start);
-      // The record is one JSON object and a newline: the field goes before
-      // its closing brace.
-      const size_t brace = out->rfind('}');
-      if (brace != std::string::npos)
-        out->insert(brace, absl::StrCat(", \"microseconds\": ", spent.count()));
+  return BatchAnswer{.record = *std::move(out), .error = false};
+}
+
+// Answers every line of `path` (- for stdin; zstd data is read as well), in
+// input order, `jobs` lines at a time. Output is flushed whenever the input
+// has nothing more buffered, so that a program feeding one line at a time
+// gets its answer (with jobs > 1, only after a batch of lines or the end
+// of input: that mode is for files). Exits kFindings when a line could not
+// be analysed (its record says why), kInputUnreadable when the file cannot
+// be opened or read.
+ExitCode RunBatch(const std::string& path, bool chess960, bool timing, int jobs,
+                  const Analyzer& analyze) {
+  absl::StatusOr<std::unique_ptr<ByteSource>> source = ByteSource::Open(path);
+  if (!source.ok()) return Fail(kProgram, source.status(), ExitCode::kInputUnreadable);
+  LineReader reader(*std::move(source), [] { std::fflush(stdout); });
+  auto next = [&](BatchLine* line) {
+    while (reader.Next(&line->text)) {
+      if (line->text.find_first_not_of(" \t") == std::string::npos) continue;
+      line->number = reader.line_number();
+      return true;
     }
-    if (out.ok()) {
-      std::fputs(out->c_str(), stdout);
-    } else {
-      ++errors;
-      std::printf("%s\n", json::Object()
-                              .Add("line", line_number)
-                              .Add("input", line)
-                              .Add("error", std::string(out.status().message()))
-                              .Close()
-                              .c_str());
+    return false;
+  };
+  int64_t errors = 0;
+  auto print = [&](BatchAnswer& answer) {
+    std::fputs(answer.record.c_str(), stdout);
+    if (answer.error) ++errors;
+  };
+  if (jobs <= 1) {
+    BatchLine line;
+    while (next(&line)) {
+      BatchAnswer answer = AnswerBatchLine(line, chess960, timing, analyze);
+      print(answer);
     }
+  } else {
+    // Lines are cheap to hand over in small batches; a batch of 16 keeps
+    // the threads' hand-offs rare without holding answers back for long.
+    OrderedParallelMap<BatchLine, BatchAnswer>::Run(
+        {.threads = jobs, .batch_size = 16, .max_batches = size_t(8 * jobs)}, next,
+        [&](BatchLine& line, BatchAnswer* answer) {
+          *answer = AnswerBatchLine(line, chess960, timing, analyze);
+        },
+        print);
   }
-  // A read error ends getline as the end of the file does: only the stream
-  // tells them apart.
-  if (in->bad())
-    return Fail(kProgram, absl::DataLossError(absl::StrCat("cannot read ", path)),
-                ExitCode::kInputUnreadable);
+  std::fflush(stdout);
+  if (!reader.status().ok()) return Fail(kProgram, reader.status(), ExitCode::kInputUnreadable);
   return errors ? ExitCode::kFindings : ExitCode::kSuccess;
 }
 
@@ -324,7 +357,7 @@ ExitCode RunAnalyze(AnalyzeOptions& o) {
       return Fail(kProgram,
                   absl::InvalidArgumentError(
                       "batch mode takes one FILE (or - for stdin) and no --fen/--moves/--claim"));
-    const ExitCode code = RunBatch(o.files[0], o.chess960, o.timing, analyze);
+    const ExitCode code = RunBatch(o.files[0], o.chess960, o.timing, int(o.jobs), analyze);
     if (retrograde) WarnAboutTables("analyze", *retrograde);
     return code;
   }
@@ -370,6 +403,9 @@ Command AddAnalyze(CLI::App& arbiter, ConnectionOptions* connection) {
   AddFlag(*analyze, "--json", &o->json, "One JSON record instead of the text report");
   AddFlag(*analyze, "--chess960", &o->chess960, "Write castling as king-takes-rook");
   AddFlag(*analyze, "--timing", &o->timing, "(FILE) Add each record's \"microseconds\"");
+  AddInteger(*analyze, "--jobs", &o->jobs, 1, 1024, "--jobs must be 1..1024", "N",
+             "(FILE) Lines answered at once (default 1: each answer as soon as\n"
+             "its line is read; more answer a file faster, in batches)");
   o->rules_given = AddRulesOption(*analyze, &o->rules);
   AddValue(*analyze, "--claim", &o->claim, "KIND",
            "Judge a claim at the position: quickplay_finish (FIDE Guidelines III.5),\n"

@@ -1,9 +1,12 @@
 // End-to-end tests of the `arbiter` binary as users run it.
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -280,6 +283,81 @@ TEST(Cli, AnalyzeBatchTakesChaLines) {
                       "\"white_can_mate\": \"yes\", \"black_can_mate\": \"no\"");
   EXPECT_PRED_FORMAT2(testing::Contains, lines[3], "\"error\"");  // not a side: a bad FEN
   EXPECT_EQ(r.exit_code, 1);
+}
+
+// --jobs answers a file several lines at a time, in input order, with the
+// same records (bad and blank lines included); zstd input reads the same.
+TEST(Cli, AnalyzeBatchWithJobsEqualsOneAtATime) {
+  const char* kFens[] = {
+      "8/8/8/8/8/8/8/K6k w - - 0 1",
+      "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1",
+      "4k3/8/8/p1p1p3/P1P1Pp1p/1B3P1P/8/4K3 b - e3",
+      "8/8/8/3k4/3p4/8/3P4/3K4 w",
+      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+      "not a fen",
+  };
+  std::string input;
+  for (int i = 0; i < 60; ++i) {
+    input += kFens[i % 6];
+    input += i % 7 == 0 ? " white\r\n" : i % 11 == 0 ? "\n\n" : "\n";
+  }
+  const std::string path = ::testing::TempDir() + "/jobs_batch." + std::to_string(::getpid());
+  std::ofstream(path) << input;
+  testing::CommandResult one = Arbiter("analyze --jobs 1 " + path);
+  testing::CommandResult three = Arbiter("analyze --jobs 3 " + path);
+  ASSERT_EQ(Lines(one.out).size(), 60u) << one.out;
+  EXPECT_EQ(three.out, one.out);
+  EXPECT_EQ(one.exit_code, 1);  // "not a fen"
+  EXPECT_EQ(three.exit_code, 1);
+  ASSERT_EQ(std::system(("zstd -q -f -o " + path + ".zst " + path).c_str()), 0);
+  testing::CommandResult compressed = Arbiter("analyze --jobs 2 " + path + ".zst");
+  EXPECT_EQ(compressed.out, one.out);
+  std::filesystem::remove(path);
+  std::filesystem::remove(path + ".zst");
+}
+
+// A program that feeds one line and waits for the answer gets it while
+// stdin stays open (CHA is driven this way): the answer is flushed before
+// the command waits for more input.
+TEST(Cli, AnalyzeBatchAnswersALiveFeedLineByLine) {
+  int to_child[2], from_child[2];
+  ASSERT_EQ(::pipe(to_child), 0);
+  ASSERT_EQ(::pipe(from_child), 0);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::dup2(to_child[0], 0);
+    ::dup2(from_child[1], 1);
+    for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1]}) ::close(fd);
+    const std::string binary = std::string(ARBITER_BINARY_DIR) + "/arbiter";
+    ::execl(binary.c_str(), binary.c_str(), "analyze", "-", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(to_child[0]);
+  ::close(from_child[1]);
+  std::string answers;
+  for (const char* line : {"7k/8/8/8/8/8/8/KR6 w white\n", "8/8/8/8/8/8/8/K6k w\n"}) {
+    ASSERT_EQ(::write(to_child[1], line, std::strlen(line)), ssize_t(std::strlen(line)));
+    // Read until this line's answer is complete; stdin stays open.
+    const size_t before = std::count(answers.begin(), answers.end(), '\n');
+    while (size_t(std::count(answers.begin(), answers.end(), '\n')) == before) {
+      pollfd p{.fd = from_child[0], .events = POLLIN, .revents = 0};
+      ASSERT_EQ(::poll(&p, 1, 60000), 1) << "no answer within 60 s; so far: " << answers;
+      char buf[4096];
+      const ssize_t got = ::read(from_child[0], buf, sizeof buf);
+      ASSERT_GT(got, 0) << answers;
+      answers.append(buf, size_t(got));
+    }
+  }
+  ::close(to_child[1]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(from_child[0]);
+  const std::vector<std::string> lines = Lines(answers);
+  ASSERT_EQ(lines.size(), 2u) << answers;
+  EXPECT_PRED_FORMAT2(Contains, lines[0], "\"white_can_mate\": \"yes\"");
+  EXPECT_PRED_FORMAT2(Contains, lines[1], "\"status\": \"dead\"");
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
 TEST(Cli, VerifyBundledExampleInAllFormats) {
