@@ -4,11 +4,13 @@
 // only the saving.
 #include "core/tablebase/retrograde_store.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -24,6 +26,7 @@
 #include "core/chess/random_placement.h"
 #include "core/mate/mate_ability.h"
 #include "core/tablebase/retrograde.h"
+#include "core/tablebase/table_stamp.h"
 #include "tests/test_support.h"
 
 namespace arbiter::tablebase {
@@ -251,6 +254,62 @@ TEST_F(DamagedFile, FlippedByteFailsTheChecksum) {
   std::string bytes = ReadFile(Path("KQvK"));
   bytes[bytes.size() / 2] ^= 0x10;
   WriteFile(Path("KQvK"), bytes);
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()), "checksum mismatch");
+}
+
+// A file checked in full is stamped once its times have settled
+// (table_stamp.h); a later load trusts the stamp and skips the full read,
+// and any change to the file voids it: the damage below is found although
+// the file was stamped.
+TEST_F(DamagedFile, AStampSparesTheFullCheckUntilTheFileChanges) {
+  const std::string stamp = StampPath(Path("KQvK"));
+  {
+    RetrogradeSolver fresh(dir_.path());
+    ASSERT_TRUE(fresh.Table("KQvK").ok());
+  }
+  EXPECT_FALSE(fs::exists(stamp)) << "stamped within seconds of being written";
+  std::this_thread::sleep_for(std::chrono::milliseconds(3200));
+  RetrogradeSolver checking(dir_.path());
+  auto checked = checking.Table("KQvK");
+  ASSERT_TRUE(checked.ok()) << checked.status();
+  ASSERT_TRUE(fs::exists(stamp));
+  {
+    // The stamp describes the file as it is: the next load takes it.
+    const std::string file = ReadFile(Path("KQvK"));
+    uint64_t checksum = 0;
+    for (int i = 0; i < 8; ++i) checksum |= uint64_t(uint8_t(file[file.size() - 8 + i])) << (8 * i);
+    const int fd = ::open(Path("KQvK").c_str(), O_RDONLY);
+    FileIdentity identity;
+    ASSERT_TRUE(IdentityOf(fd, &identity));
+    ::close(fd);
+    EXPECT_TRUE(StampMatches(Path("KQvK"), identity, checksum));
+    EXPECT_FALSE(StampMatches(Path("KQvK"), identity, checksum ^ 1));
+  }
+  RetrogradeSolver trusting(dir_.path());
+  auto trusted = trusting.Table("KQvK");
+  ASSERT_TRUE(trusted.ok()) << trusted.status();
+  ExpectSameEntries(**checked, **trusted);
+
+  std::string bytes = ReadFile(Path("KQvK"));
+  bytes[bytes.size() / 2] ^= 0x10;  // in place: the same size and inode
+  WriteFile(Path("KQvK"), bytes);
+  EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()), "checksum mismatch");
+}
+
+// A stamp that does not describe the file (another file's, edited, or of a
+// table regenerated since) is ignored.
+TEST_F(DamagedFile, AStampOfAnotherFileIsIgnored) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(3200));
+  {
+    RetrogradeSolver checking(dir_.path());
+    ASSERT_TRUE(checking.Table("KQvK").ok());
+  }
+  const std::string stamp = ReadFile(StampPath(Path("KQvK")));
+  ASSERT_FALSE(stamp.empty());
+  std::string bytes = ReadFile(Path("KQvK"));
+  bytes[bytes.size() / 2] ^= 0x10;
+  WriteFile(Path("KQvK"), bytes);
+  WriteFile(StampPath(Path("KQvK")), stamp);  // the old stamp, put back
   EXPECT_PRED_FORMAT2(Contains, std::string(LoadFails().message()), "checksum mismatch");
 }
 

@@ -17,6 +17,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "core/tablebase/table_stamp.h"
 
 namespace arbiter::tablebase {
 namespace {
@@ -297,30 +298,38 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableStore::Load(
         absl::StrCat("size mismatch: ", size, " bytes, expected ", expected, " (trailing data)"));
   }
 
-  // One pass over the file through a small buffer checks the checksum and
-  // tallies the codes. Reading is faster than touching the same bytes
-  // through a mapping (0.1 s against 0.25 s for the whole 3-4-man set on
-  // our machine).
-  Xxh64 hash;
-  hash.Update(header, sizeof header);
-  RetrogradeTable::CodeTally tally;
-  const uint64_t codes_end = kHeaderBytes + slots;
-  std::vector<uint8_t> buffer(size_t{1} << 20);
-  for (uint64_t offset = kHeaderBytes; offset < size - kChecksumBytes;) {
-    const size_t n = size_t(std::min<uint64_t>(buffer.size(), size - kChecksumBytes - offset));
-    if (absl::Status s = read_at(buffer.data(), n, offset); !s.ok()) return s;
-    hash.Update(buffer.data(), n);
-    if (offset < codes_end)
-      tally.Add(buffer.data(), size_t(std::min<uint64_t>(n, codes_end - offset)));
-    offset += n;
-  }
   uint8_t checksum[kChecksumBytes];
   if (absl::Status s = read_at(checksum, sizeof checksum, size - kChecksumBytes); !s.ok()) return s;
-  const uint64_t want = GetLe(checksum, 8), got = hash.Digest();
-  if (want != got) {
-    return corrupt(absl::StrCat("checksum mismatch (stored ", absl::Hex(want, absl::kZeroPad16),
-                                ", computed ", absl::Hex(got, absl::kZeroPad16),
-                                "): the file is corrupt"));
+  const uint64_t want = GetLe(checksum, 8);
+  // A file checked in full before, unchanged since (table_stamp.h), is not
+  // read through again.
+  FileIdentity identity;
+  const bool identified = IdentityOf(fd, &identity);
+  const bool stamped = identified && StampMatches(path, identity, want);
+
+  // Otherwise one pass over the file through a small buffer checks the
+  // checksum and tallies the codes. Reading is faster than touching the
+  // same bytes through a mapping (0.1 s against 0.25 s for the whole 3-4-man
+  // set on our machine).
+  RetrogradeTable::CodeTally tally;
+  if (!stamped) {
+    Xxh64 hash;
+    hash.Update(header, sizeof header);
+    const uint64_t codes_end = kHeaderBytes + slots;
+    std::vector<uint8_t> buffer(size_t{1} << 20);
+    for (uint64_t offset = kHeaderBytes; offset < size - kChecksumBytes;) {
+      const size_t n = size_t(std::min<uint64_t>(buffer.size(), size - kChecksumBytes - offset));
+      if (absl::Status s = read_at(buffer.data(), n, offset); !s.ok()) return s;
+      hash.Update(buffer.data(), n);
+      if (offset < codes_end)
+        tally.Add(buffer.data(), size_t(std::min<uint64_t>(n, codes_end - offset)));
+      offset += n;
+    }
+    if (const uint64_t got = hash.Digest(); want != got) {
+      return corrupt(absl::StrCat("checksum mismatch (stored ", absl::Hex(want, absl::kZeroPad16),
+                                  ", computed ", absl::Hex(got, absl::kZeroPad16),
+                                  "): the file is corrupt"));
+    }
   }
 
   // The checked file, mapped read-only and populated from the page cache
@@ -354,8 +363,11 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableStore::Load(
     previous = slot;
     t->long_dtz_[slot] = int16_t(uint16_t(GetLe(e + 8, 2)));
   }
-  if (std::string why = t->Inconsistency(tally); !why.empty())
-    return corrupt(absl::StrCat("inconsistent content: ", why));
+  if (!stamped) {
+    if (std::string why = t->Inconsistency(tally); !why.empty())
+      return corrupt(absl::StrCat("inconsistent content: ", why));
+    if (identified) WriteStamp(path, identity, want);
+  }
 
   // The same sub-tables, in the same order, as generation gives it.
   for (const Material& m : RetrogradeTable::SubtableMaterials(t->layout_)) {

@@ -34,7 +34,9 @@
 // header before anything past it is read, then the checksum, then that every
 // code and long-DTZ entry is one the probes can decode), so a damaged or
 // foreign file is an error naming the file and the problem, never a crash
-// or a wrong answer. A loaded table maps its file read-only (table_array.h).
+// or a wrong answer. The checksum and code pass is skipped for a file
+// stamped as checked and unchanged since (table_stamp.h). A loaded table
+// maps its file read-only (table_array.h).
 #pragma once
 
 #include <cstdint>
