@@ -15,10 +15,14 @@
 // search inside a search) gets memory of its own for its lifetime.
 #pragma once
 
+#include <sys/mman.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
-#include <vector>
+#include <new>
+#include <utility>
 
 namespace arbiter {
 
@@ -44,9 +48,7 @@ class TranspositionTable {
 
   ~TranspositionTable() {
     storage_->leased = false;
-    if (storage_->slots.size() * sizeof(Slot) > kMaxRetainedBytes) {
-      std::vector<Slot>().swap(storage_->slots);
-    }
+    if (storage_->slots.size() * sizeof(Slot) > kMaxRetainedBytes) storage_->slots = SlotArray();
   }
 
   TranspositionTable(const TranspositionTable&) = delete;
@@ -57,7 +59,7 @@ class TranspositionTable {
   void Reset(size_t entries) {
     if (storage_->slots.size() < entries) {
       // Fresh slots have generation 0, which is never current.
-      storage_->slots.assign(entries, Slot{});
+      storage_->slots = SlotArray(entries);
     }
     if (++storage_->generation == 0) {
       // After 2^32 resets, old slots could look current again.
@@ -93,8 +95,48 @@ class TranspositionTable {
   };
   static_assert(sizeof(Slot) == kSlotBytes, "a value too big for the slot");
 
+  // Slots in memory the kernel may back with huge pages: a probe into a
+  // table of megabytes is otherwise a TLB miss as well as a cache miss
+  // (the guided search's nodes in a 16 MB table spent ~40% of their time
+  // on that one load).
+  class SlotArray {
+   public:
+    SlotArray() = default;
+    explicit SlotArray(size_t size) : size_(size) {
+      const size_t bytes = size * sizeof(Slot);
+      if (bytes >= kHugePage) {
+        data_ = static_cast<Slot*>(
+            std::aligned_alloc(kHugePage, (bytes + kHugePage - 1) & ~(kHugePage - 1)));
+        if (data_) ::madvise(data_, bytes, MADV_HUGEPAGE);
+      } else {
+        data_ = static_cast<Slot*>(std::malloc(bytes));
+      }
+      if (!data_) throw std::bad_alloc();
+      for (size_t i = 0; i < size; ++i) new (&data_[i]) Slot{};
+    }
+    SlotArray(SlotArray&& other) noexcept : data_(other.data_), size_(other.size_) {
+      other.data_ = nullptr;
+      other.size_ = 0;
+    }
+    SlotArray& operator=(SlotArray&& other) noexcept {
+      std::swap(data_, other.data_);
+      std::swap(size_, other.size_);
+      return *this;
+    }
+    ~SlotArray() { std::free(data_); }
+    size_t size() const { return size_; }
+    Slot* data() { return data_; }
+    Slot* begin() { return data_; }
+    Slot* end() { return data_ + size_; }
+
+   private:
+    static constexpr size_t kHugePage = size_t{2} << 20;
+    Slot* data_ = nullptr;
+    size_t size_ = 0;
+  };
+
   struct Storage {
-    std::vector<Slot> slots;
+    SlotArray slots;
     uint32_t generation = 0;
     bool leased = false;  // a table of this thread is using `slots`
   };
