@@ -100,14 +100,22 @@ std::string ToSan(Position& pos, Move m) {
     } else {
       san += kPieceLetters[type];
       // Disambiguate among other pieces of the same type reaching `to`.
+      // Most moves have no such rival attacking `to`, and need no move
+      // generation.
+      const Bitboard rivals = type == kKing
+                                  ? 0
+                                  : Attacks(type, to, pos.pieces()) &
+                                        pos.pieces(pos.side_to_move(), type) & ~SquareBB(from);
       bool same_file = false, same_rank = false, ambiguous = false;
-      for (Move other : MoveList(pos)) {
-        if (other == m || other.to() != to || other.kind() == Move::kCastling ||
-            TypeOf(pos.piece_on(other.from())) != type)
-          continue;
-        ambiguous = true;
-        same_file |= FileOf(other.from()) == FileOf(from);
-        same_rank |= RankOf(other.from()) == RankOf(from);
+      if (rivals) {
+        for (Move other : MoveList(pos)) {
+          if (other == m || other.to() != to || other.kind() == Move::kCastling ||
+              TypeOf(pos.piece_on(other.from())) != type)
+            continue;
+          ambiguous = true;
+          same_file |= FileOf(other.from()) == FileOf(from);
+          same_rank |= RankOf(other.from()) == RankOf(from);
+        }
       }
       if (ambiguous) {
         if (!same_file)
@@ -126,7 +134,7 @@ std::string ToSan(Position& pos, Move m) {
     }
   }
   pos.DoMove(m);
-  if (pos.in_check()) san += MoveList(pos).empty() ? '#' : '+';
+  if (pos.in_check()) san += HasLegalMove(pos) ? '+' : '#';
   pos.UndoMove(m);
   return san;
 }
