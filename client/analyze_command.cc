@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <functional>
 #include <optional>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -41,7 +42,7 @@ struct AnalyzeOptions {
   std::optional<std::string> fen;
   std::vector<std::string> moves;
   bool json = false, chess960 = false, timing = false;
-  int64_t jobs = 1;
+  std::optional<int64_t> jobs;  // default: 1 for stdin, every core for a file
   Ruleset rules = Ruleset::kFide;
   const CLI::Option* rules_given = nullptr;
   std::optional<std::string> claim, claimant, claimed;
@@ -357,7 +358,11 @@ ExitCode RunAnalyze(AnalyzeOptions& o) {
       return Fail(kProgram,
                   absl::InvalidArgumentError(
                       "batch mode takes one FILE (or - for stdin) and no --fen/--moves/--claim"));
-    const ExitCode code = RunBatch(o.files[0], o.chess960, o.timing, int(o.jobs), analyze);
+    // Standard input may be a live feed, answered line by line; a file is
+    // answered as fast as the machine allows.
+    const int64_t jobs =
+        o.jobs.value_or(o.files[0] == "-" ? 1 : std::max(1u, std::thread::hardware_concurrency()));
+    const ExitCode code = RunBatch(o.files[0], o.chess960, o.timing, int(jobs), analyze);
     if (retrograde) WarnAboutTables("analyze", *retrograde);
     return code;
   }
@@ -403,9 +408,10 @@ Command AddAnalyze(CLI::App& arbiter, ConnectionOptions* connection) {
   AddFlag(*analyze, "--json", &o->json, "One JSON record instead of the text report");
   AddFlag(*analyze, "--chess960", &o->chess960, "Write castling as king-takes-rook");
   AddFlag(*analyze, "--timing", &o->timing, "(FILE) Add each record's \"microseconds\"");
-  AddInteger(*analyze, "--jobs", &o->jobs, 1, 1024, "--jobs must be 1..1024", "N",
-             "(FILE) Lines answered at once (default 1: each answer as soon as\n"
-             "its line is read; more answer a file faster, in batches)");
+  AddInteger(
+      *analyze, "--jobs", 1, 1024, "--jobs must be 1..1024", [o](int64_t n) { o->jobs = n; }, "N",
+      "(FILE) Lines answered at once (default: every core for a file; 1\n"
+      "for stdin, which answers each line as soon as it is read)");
   o->rules_given = AddRulesOption(*analyze, &o->rules);
   AddValue(*analyze, "--claim", &o->claim, "KIND",
            "Judge a claim at the position: quickplay_finish (FIDE Guidelines III.5),\n"

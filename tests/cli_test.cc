@@ -305,8 +305,10 @@ TEST(Cli, AnalyzeBatchWithJobsEqualsOneAtATime) {
   std::ofstream(path) << input;
   testing::CommandResult one = Arbiter("analyze --jobs 1 " + path);
   testing::CommandResult three = Arbiter("analyze --jobs 3 " + path);
+  testing::CommandResult every_core = Arbiter("analyze " + path);  // the default for a file
   ASSERT_EQ(Lines(one.out).size(), 60u) << one.out;
   EXPECT_EQ(three.out, one.out);
+  EXPECT_EQ(every_core.out, one.out);
   EXPECT_EQ(one.exit_code, 1);  // "not a fen"
   EXPECT_EQ(three.exit_code, 1);
   ASSERT_EQ(std::system(("zstd -q -f -o " + path + ".zst " + path).c_str()), 0);
