@@ -36,8 +36,8 @@
 #
 # FENs with fewer than 6 fields are padded ("- - 0 1" as needed) and both
 # programs get the padded FEN. Each program runs once, as one process over all
-# lines, one after the other; "wall" is that process's wall time, start-up
-# included. Per-side times: CHA prints microseconds per line (its own clock
+# lines, one after the other, reading a file and writing a file; "wall" is
+# that process's wall time, start-up included. Per-side times: CHA prints microseconds per line (its own clock
 # around the analysis); arbiter's are shown if its JSON carries a time field.
 # Exit status: 0, or 1 if a program answered wrongly against the labels or
 # their outputs could not be matched to the input, or (--unlabelled) the two
@@ -206,14 +206,20 @@ queries = [(i, side) for i in range(len(positions)) for side in SIDES]
 
 
 def run(name, argv, stdin_text, env=None):
-    """One process over all lines: its stdout and wall seconds."""
-    with tempfile.TemporaryFile("w+") as fin:
+    """One process over all lines: its stdout and wall seconds. Input and
+    output are files, not pipes to this script, so that reading the output
+    (Arbiter's JSON records are ~30 times CHA's lines) does not compete with
+    the program for the machine's cores while it is timed."""
+    with tempfile.TemporaryFile("w+") as fin, tempfile.TemporaryFile("w+") as fout, \
+            tempfile.TemporaryFile("w+") as ferr:
         fin.write(stdin_text)
         fin.seek(0)
         start = time.perf_counter()
-        p = subprocess.run(argv, stdin=fin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, env=env)
+        p = subprocess.run(argv, stdin=fin, stdout=fout, stderr=ferr, env=env)
         wall = time.perf_counter() - start
+        fout.seek(0)
+        ferr.seek(0)
+        p.stdout, p.stderr = fout.read(), ferr.read()
     if keep:
         for suffix, text in (("in", stdin_text), ("out", p.stdout), ("err", p.stderr)):
             with open(os.path.join(keep, f"{name}.{suffix}"), "w") as f:
