@@ -100,6 +100,9 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
   Position pos = start;
   // Open addressing: a node-based set would allocate for every position.
   absl::flat_hash_set<Packed, PackedHash> seen;
+  // Sized for the budget at once: growing by doubling rehashed every
+  // position up to 18 times, and fresh memory is touched only where used.
+  seen.reserve(max_positions);
   StaticCutter cutter(winner, cuts);
   // Explicit DFS stack. The moves of all levels share one arena, so a level
   // costs its few moves rather than a full move array: paths can be as long
