@@ -8,26 +8,12 @@
 #include <vector>
 
 #include "core/io/byte_source.h"
+#include "tests/trickle_source.h"
 
 namespace arbiter {
 namespace {
 
-// Hands out its bytes in pieces of `piece`, as a pipe does.
-class PieceSource : public ByteSource {
- public:
-  PieceSource(std::string data, size_t piece) : data_(std::move(data)), piece_(piece) {}
-  absl::StatusOr<size_t> Read(char* buf, size_t n) override {
-    const size_t give = std::min({n, piece_, data_.size() - at_});
-    data_.copy(buf, give, at_);
-    at_ += give;
-    return give;
-  }
-
- private:
-  std::string data_;
-  size_t piece_;
-  size_t at_ = 0;
-};
+using testing::TrickleSource;
 
 std::vector<std::string> AllLines(LineReader& reader) {
   std::vector<std::string> lines;
@@ -41,7 +27,7 @@ TEST(LineReader, SplitsOnNewlinesWhateverThePieces) {
   const std::string text = "a\r\nbb\n\n" + long_line + "\nlast without newline\r";
   const std::vector<std::string> expected = {"a", "bb", "", long_line, "last without newline"};
   for (size_t piece : {size_t(1), size_t(3), size_t(4096), size_t(1) << 20}) {
-    LineReader reader(std::make_unique<PieceSource>(text, piece), nullptr);
+    LineReader reader(std::make_unique<TrickleSource>(text, piece), nullptr);
     EXPECT_EQ(AllLines(reader), expected) << piece;
     EXPECT_EQ(reader.line_number(), 5);
     EXPECT_TRUE(reader.status().ok());
@@ -58,7 +44,7 @@ TEST(LineReader, EmptyInputHasNoLines) {
 // lines costs one flush per read.
 TEST(LineReader, AsksForAFlushOnlyBeforeReading) {
   int waits = 0;
-  LineReader reader(std::make_unique<PieceSource>("1\n2\n3\n4\n", 4), [&] { ++waits; });
+  LineReader reader(std::make_unique<TrickleSource>("1\n2\n3\n4\n", 4), [&] { ++waits; });
   std::string line;
   ASSERT_TRUE(reader.Next(&line));  // the first read: "1\n2\n"
   EXPECT_EQ(waits, 1);

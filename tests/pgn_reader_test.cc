@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/io/byte_source.h"
 #include "tests/test_support.h"
+#include "tests/trickle_source.h"
 
 namespace arbiter {
 namespace {
@@ -43,26 +44,7 @@ std::vector<std::string> Sans(const RawGame& game) {
 
 using Strings = std::vector<std::string>;
 
-// Serves its data in pieces of `piece` bytes, to exercise every buffer
-// boundary, then optionally fails.
-class TrickleSource : public ByteSource {
- public:
-  TrickleSource(std::string data, size_t piece, absl::Status final_status = absl::OkStatus())
-      : data_(std::move(data)), piece_(piece), final_status_(std::move(final_status)) {}
-  absl::StatusOr<size_t> Read(char* buf, size_t n) override {
-    if (pos_ == data_.size() && !final_status_.ok()) return final_status_;
-    size_t count = std::min({n, piece_, data_.size() - pos_});
-    std::memcpy(buf, data_.data() + pos_, count);
-    pos_ += count;
-    return count;
-  }
-
- private:
-  std::string data_;
-  size_t piece_;
-  size_t pos_ = 0;
-  absl::Status final_status_;
-};
+using testing::TrickleSource;
 
 std::string TempPath(const std::string& name) {
   return (std::filesystem::path(::testing::TempDir()) / name).string();
