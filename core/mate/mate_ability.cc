@@ -154,10 +154,12 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   Position work = pos;
   std::vector<Move> line;
   uint64_t used = 0;
-  auto dive = [&](uint64_t budget) -> std::optional<MateAbility> {
+  // `charged`: its nodes count against the budget (the middle and longer
+  // dives' do not: see kDiveNodesPerBudget).
+  auto dive = [&](uint64_t budget, bool charged) -> std::optional<MateAbility> {
     GuidedMateSearch guided(side, budget, options.table_bytes);
     const bool found = guided.Find(work, kGuidedMaxPlies, &line) && LineIsPlayable(pos, side, line);
-    used += guided.nodes();
+    if (charged) used += guided.nodes();
     if (found) return MateAbility{CanMate::kYes, MateProof::kNone, line};
     return std::nullopt;
   };
@@ -171,7 +173,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     return std::nullopt;
   };
   const uint64_t first_dive = std::min(options.node_budget / 4, kFirstDiveNodes);
-  if (std::optional<MateAbility> found = dive(first_dive)) return *found;
+  if (std::optional<MateAbility> found = dive(first_dive, /*charged=*/true)) return *found;
 
   // 6. The blocked-pawn fortress: a static proof, no search. After the
   //    short dive, which cannot find a mate where the proof holds, so the
@@ -208,13 +210,10 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   //    mates the short dive missed are mostly found within a few thousand
   //    more nodes, where the exploration spends ~10 ms first (see
   //    kMiddleDiveNodes). Not charged, as the longer dive.
-  {
-    const uint64_t used_before = used;
-    std::optional<MateAbility> found =
-        dive(std::min(kMiddleDiveNodes, options.node_budget * kDiveNodesPerBudget));
-    used = used_before;
-    if (found) return *found;
-  }
+  if (std::optional<MateAbility> found =
+          dive(std::min(kMiddleDiveNodes, options.node_budget * kDiveNodesPerBudget),
+               /*charged=*/false))
+    return *found;
   const uint64_t probe = std::max<uint64_t>(options.node_budget / 10, 1);
   result = ExploreForMate(pos, side, probe);
   if (result.answer != CanMate::kUnknown) return result;
@@ -223,14 +222,10 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   // 10. Small endgames are settled exactly by retrograde analysis.
   if (retrograde && retrograde->answer == CanMate::kNo) return *retrograde;
 
-  // 11. The longer dive (its nodes are not charged to `used`: see
-  //     kDiveNodesPerBudget).
-  {
-    const uint64_t used_before = used;
-    std::optional<MateAbility> found = dive(options.node_budget * kDiveNodesPerBudget);
-    used = used_before;
-    if (found) return *found;
-  }
+  // 11. The longer dive (not charged: see kDiveNodesPerBudget).
+  if (std::optional<MateAbility> found =
+          dive(options.node_budget * kDiveNodesPerBudget, /*charged=*/false))
+    return *found;
 
   // 12. A tablebase win proves mate; the tables give the line.
   if (options.syzygy && PopCount(pos.pieces()) <= options.syzygy->largest() &&
