@@ -300,5 +300,23 @@ TEST(GuidedMateSearch, FindsDiscoveredMateInOne) {
   ExpectMatingLine(pos, kWhite, line);
 }
 
+// The move budget stops a dive among many mobile men long before its node
+// budget would: eight bishops a side, where White's mate needs Black to
+// promote first (a dive of 4 M nodes does not find it).
+TEST(GuidedMateSearch, StopsAtItsMoveBudget) {
+  Position pos = FromFen("3b1b1k/2b1bpb1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1B1B1 w - - 0 1");
+  std::vector<Move> line;
+  GuidedMateSearch by_nodes(kWhite, 20000, 1 << 20);
+  EXPECT_FALSE(by_nodes.Find(pos, 120, &line));
+  EXPECT_GE(by_nodes.nodes(), 20000u);
+  GuidedMateSearch by_moves(kWhite, 20000, 1 << 20, /*move_budget=*/50000);
+  EXPECT_FALSE(by_moves.Find(pos, 120, &line));
+  // One node's moves may pass the bound before it is checked.
+  EXPECT_GE(by_moves.moves_generated(), 50000u);
+  EXPECT_LT(by_moves.moves_generated(), 50000u + kMaxMoves);
+  EXPECT_LT(by_moves.nodes(), by_nodes.nodes() / 2);
+  EXPECT_EQ(pos.Fen(), "3b1b1k/2b1bpb1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1B1B1 w - - 0 1");
+}
+
 }  // namespace
 }  // namespace arbiter

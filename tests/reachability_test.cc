@@ -86,5 +86,33 @@ TEST(ShortestReachableMate, ABudgetTooSmallIsNeverANo) {
   EXPECT_LE(r.positions, 500u);
 }
 
+// Resuming: an exploration stopped by its budget and given a larger one
+// ends exactly as one run with the larger budget (the can-mate cascade
+// explores a little before its longer dive and goes on after it).
+TEST(ReachableExplorer, ResumedExplorationEqualsOneRun) {
+  // A wandering mate (the king march above), a fortress that closes, and a
+  // mate in one found at once.
+  for (const char* fen :
+       {"8/1p4p1/1Pp3p1/k1P3p1/1pP3Pb/1P4p1/6P1/7K w - - 0 1",
+        "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1", "6k1/5ppp/8/8/8/8/8/K3R3 w - - 0 1"}) {
+    SCOPED_TRACE(fen);
+    const Position pos = FromFen(fen);
+    const ReachabilityResult whole = ExploreReachable(pos, kWhite, 100000);
+    ReachableExplorer explorer(pos, kWhite);
+    ReachabilityResult parts;
+    for (uint64_t budget : {1, 7, 500, 501, 3000, 100000}) {
+      parts = explorer.Explore(budget);
+      if (parts.outcome != ReachabilityResult::kBudgetExhausted) break;
+      EXPECT_EQ(parts.positions, budget);
+    }
+    EXPECT_EQ(parts.outcome, whole.outcome);
+    EXPECT_EQ(parts.positions, whole.positions);
+    EXPECT_EQ(parts.line, whole.line);
+    EXPECT_EQ(parts.only_forced_moves, whole.only_forced_moves);
+    // Once settled, the answer stays.
+    EXPECT_EQ(explorer.Explore(10).outcome, whole.outcome);
+  }
+}
+
 }  // namespace
 }  // namespace arbiter

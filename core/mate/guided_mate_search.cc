@@ -92,8 +92,9 @@ struct GuidedMateSearch::CheckSquares {
   Bitboard king_lines = 0;  // the king's lines on an empty board
 };
 
-GuidedMateSearch::GuidedMateSearch(Color winner, uint64_t node_budget, size_t tt_bytes)
-    : winner_(winner), budget_(node_budget) {
+GuidedMateSearch::GuidedMateSearch(Color winner, uint64_t node_budget, size_t tt_bytes,
+                                   uint64_t move_budget)
+    : winner_(winner), budget_(node_budget), move_budget_(move_budget) {
   size_t entries = std::min(tt_bytes / tt_.kSlotBytes, size_t(2 * node_budget));
   max_tt_entries_ = std::bit_floor(std::max<size_t>(entries, kFirstTtEntries));
 }
@@ -252,7 +253,7 @@ bool GuidedMateSearch::MateInOne(Position& pos, const Move* moves, int count) {
 }
 
 bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_progress) {
-  if (nodes_ >= budget_) return false;
+  if (Exhausted()) return false;
   ++nodes_;
   // Most positions are settled in a few hundred nodes: the table starts
   // small (little memory to touch) and grows, emptied, as the search
@@ -268,6 +269,7 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
   MoveBuffer buffer;
   Move* const moves = buffer.moves;
   const int count = int(GenerateLegalMoves(pos, moves) - moves);
+  moves_ += uint64_t(count);
   if (winner_to_move && MateInOne(pos, moves, count)) return true;
   // A non-mating move here needs two more plies to end in mate; and the
   // game ends at 75 moves without capture or pawn move (9.6.2).
@@ -300,7 +302,7 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
         line_.push_back(moves[i]);
         return true;
       }
-      if (nodes_ >= budget_) return false;
+      if (Exhausted()) return false;
     }
   }
   // The table may have grown (and been emptied) during the search below.
@@ -310,27 +312,33 @@ bool GuidedMateSearch::Search(Position& pos, int credit, int ply, bool after_pro
 
 bool GuidedMateSearch::Find(Position& pos, int max_plies, std::vector<Move>* line) {
   max_plies_ = max_plies;
-  const uint64_t total = budget_;
+  const uint64_t total = budget_, total_moves = move_budget_;
   const std::vector<Square> corners = CandidateCorners(pos);
   for (size_t i = 0; i < corners.size(); ++i) {
     // The nearest corner gets half the budget, the others share the rest.
     corner_ = corners[i];
     for (int sq = 0; sq < 64; ++sq) corner_distance_[sq] = uint8_t(Distance(Square(sq), corner_));
-    const uint64_t left = total - nodes_;
-    budget_ = nodes_ + (i + 1 == corners.size() ? left
-                        : i == 0                ? left / 2
-                                                : left / (corners.size() - i));
+    auto share = [&](uint64_t spent, uint64_t whole) {
+      const uint64_t left = whole - std::min(spent, whole);
+      return spent + (i + 1 == corners.size() ? left
+                      : i == 0                ? left / 2
+                                              : left / (corners.size() - i));
+    };
+    budget_ = share(nodes_, total);
+    move_budget_ = share(moves_, total_moves);
     tt_.Reset(kFirstTtEntries);
-    for (int credit = 0; credit <= kMaxCredit && nodes_ < budget_; ++credit) {
+    for (int credit = 0; credit <= kMaxCredit && !Exhausted(); ++credit) {
       line_.clear();
       if (Search(pos, credit, 0, false)) {
         line->assign(line_.rbegin(), line_.rend());
         budget_ = total;
+        move_budget_ = total_moves;
         return true;
       }
     }
   }
   budget_ = total;
+  move_budget_ = total_moves;
   return false;
 }
 

@@ -63,6 +63,15 @@ constexpr int kGuidedMaxPlies = 120;
 // are loaded.
 constexpr uint64_t kDiveNodesPerBudget = 20;
 
+// ... and at most this many moves generated per unit of budget (see
+// GuidedMateSearch's constructor): a node's time grows with its moves.
+// Measured on CHA's test vector at the default budget (4 M nodes, so
+// 12 M moves): the successful longer dive that generated the most moves
+// needed 7.9 M; the three failing ones above 12 M were the vector's slowest
+// sides (0.8 s, 0.5 s and 0.3 s in the dive alone: 50 M, 42 M and 16 M
+// moves), now stopped at 12 M; the answers are the same.
+constexpr uint64_t kDiveMovesPerBudget = 60;
+
 MateAbility FromReachability(const Position& pos, Color side, const ReachabilityResult& r) {
   MateAbility out;
   if (r.outcome == ReachabilityResult::kNoMate) {
@@ -75,13 +84,14 @@ MateAbility FromReachability(const Position& pos, Color side, const Reachability
   return out;
 }
 
-// Exhaustive exploration of at most `budget` positions. Its depth-first
-// line to a mate is no evidence when it crosses the 75-move limit (in a
-// locked position it wanders through hundreds of positions); a mate found
-// that way is then looked for again breadth-first, which gives a shortest
-// line, within the same budget.
-MateAbility ExploreForMate(const Position& pos, Color side, uint64_t budget) {
-  ReachabilityResult r = ExploreReachable(pos, side, budget);
+// Exhaustive exploration, resumed where an earlier call stopped, up to
+// `budget` positions in all. Its depth-first line to a mate is no evidence
+// when it crosses the 75-move limit (in a locked position it wanders
+// through hundreds of positions); a mate found that way is then looked for
+// again breadth-first, which gives a shortest line, within the same budget.
+MateAbility ExploreForMate(const Position& pos, Color side, ReachableExplorer& explorer,
+                           uint64_t budget) {
+  ReachabilityResult r = explorer.Explore(budget);
   if (r.outcome == ReachabilityResult::kMateFound && !LineIsPlayable(pos, side, r.line))
     r = ShortestReachableMate(pos, side, budget);
   return FromReachability(pos, side, r);
@@ -156,8 +166,9 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   uint64_t used = 0;
   // `charged`: its nodes count against the budget (the middle and longer
   // dives' do not: see kDiveNodesPerBudget).
-  auto dive = [&](uint64_t budget, bool charged) -> std::optional<MateAbility> {
-    GuidedMateSearch guided(side, budget, options.table_bytes);
+  auto dive = [&](uint64_t budget, bool charged,
+                  uint64_t move_budget = UINT64_MAX) -> std::optional<MateAbility> {
+    GuidedMateSearch guided(side, budget, options.table_bytes, move_budget);
     const bool found = guided.Find(work, kGuidedMaxPlies, &line) && LineIsPlayable(pos, side, line);
     if (charged) used += guided.nodes();
     if (found) return MateAbility{CanMate::kYes, MateProof::kNone, line};
@@ -209,22 +220,25 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   //    all before, 68 s after). The middle dive comes before it: the
   //    mates the short dive missed are mostly found within a few thousand
   //    more nodes, where the exploration spends ~10 ms first (see
-  //    kMiddleDiveNodes). Not charged, as the longer dive.
+  //    kMiddleDiveNodes). Not charged, as the longer dive. The exploration
+  //    is resumed, not restarted, by step 16: its positions count once,
+  //    in step 16's total.
   if (std::optional<MateAbility> found =
           dive(std::min(kMiddleDiveNodes, options.node_budget * kDiveNodesPerBudget),
                /*charged=*/false))
     return *found;
   const uint64_t probe = std::max<uint64_t>(options.node_budget / 10, 1);
-  result = ExploreForMate(pos, side, probe);
+  ReachableExplorer explorer(pos, side);
+  result = ExploreForMate(pos, side, explorer, probe);
   if (result.answer != CanMate::kUnknown) return result;
-  used += probe / 2;
 
   // 10. Small endgames are settled exactly by retrograde analysis.
   if (retrograde && retrograde->answer == CanMate::kNo) return *retrograde;
 
   // 11. The longer dive (not charged: see kDiveNodesPerBudget).
   if (std::optional<MateAbility> found =
-          dive(options.node_budget * kDiveNodesPerBudget, /*charged=*/false))
+          dive(options.node_budget * kDiveNodesPerBudget,
+               /*charged=*/false, options.node_budget * kDiveMovesPerBudget))
     return *found;
 
   // 12. A tablebase win proves mate; the tables give the line.
@@ -266,8 +280,10 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     }
   }
 
-  // 16. Whatever budget is left, for the exhaustive proof.
-  if (used < options.node_budget) result = ExploreForMate(pos, side, options.node_budget - used);
+  // 16. Whatever budget is left, for the exhaustive proof (step 9's
+  //     exploration goes on).
+  if (used < options.node_budget)
+    result = ExploreForMate(pos, side, explorer, options.node_budget - used);
   return result;
 }
 

@@ -94,29 +94,17 @@ class StaticCutter {
 
 }  // namespace
 
-ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_t max_positions,
-                                    StaticCuts cuts) {
-  ReachabilityResult result;
-  Position pos = start;
-  // Open addressing: a node-based set would allocate for every position.
-  absl::flat_hash_set<Packed, PackedHash> seen;
-  // Sized for the budget at once: growing by doubling rehashed every
-  // position up to 18 times, and fresh memory is touched only where used.
-  seen.reserve(max_positions);
-  StaticCutter cutter(winner, cuts);
-  // Explicit DFS stack. The moves of all levels share one arena, so a level
-  // costs its few moves rather than a full move array: paths can be as long
-  // as the number of positions explored.
-  struct Level {
-    uint32_t begin;  // first move in `arena`
-    uint32_t count;
-    uint32_t next;
-  };
-  std::vector<Level> stack;
-  std::vector<Move> arena;
+// The depth-first exploration's whole state, kept between calls to
+// Explore. Explicit DFS stack: the moves of all levels share one arena, so
+// a level costs its few moves rather than a full move array (paths can be
+// as long as the number of positions explored).
+struct ReachableExplorer::State {
+  State(const Position& start, Color winner, StaticCuts cuts)
+      : pos(start), winner(winner), cutter(winner, cuts) {}
+
   // Returns true when the current position, reached by `last` (none at the
   // start), must be expanded.
-  auto enter = [&](std::optional<Move> last) -> bool {
+  bool Enter(std::optional<Move> last) {
     if (!seen.insert(Pack(pos)).second) return false;
     ++result.positions;
     if (cutter.Denied(pos, !last || MayHaveLocked(pos, *last))) return false;
@@ -126,32 +114,70 @@ ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_
     stack.push_back({uint32_t(arena.size()), uint32_t(moves.size()), 0});
     arena.insert(arena.end(), moves.begin(), moves.end());
     return true;
+  }
+
+  struct Level {
+    uint32_t begin;  // first move in `arena`
+    uint32_t count;
+    uint32_t next;
   };
-  auto current_move = [&](const Level& l) { return arena[l.begin + l.next - 1]; };
-  enter(std::nullopt);
-  while (!stack.empty()) {
-    Level& top = stack.back();
+  Move CurrentMove(const Level& l) const { return arena[l.begin + l.next - 1]; }
+
+  Position pos;
+  Color winner;
+  StaticCutter cutter;
+  // Open addressing: a node-based set would allocate for every position.
+  absl::flat_hash_set<Packed, PackedHash> seen;
+  std::vector<Level> stack;
+  std::vector<Move> arena;
+  ReachabilityResult result;
+  bool started = false;
+};
+
+ReachableExplorer::ReachableExplorer(const Position& start, Color winner, StaticCuts cuts)
+    : state_(std::make_unique<State>(start, winner, cuts)) {}
+
+ReachableExplorer::~ReachableExplorer() = default;
+
+const ReachabilityResult& ReachableExplorer::Explore(uint64_t max_positions) {
+  State& s = *state_;
+  ReachabilityResult& result = s.result;
+  if (result.outcome != ReachabilityResult::kBudgetExhausted) return result;
+  // Sized for the budget at once: growing by doubling rehashed every
+  // position up to 18 times, and fresh memory is touched only where used.
+  s.seen.reserve(max_positions);
+  if (!s.started) {
+    s.started = true;
+    s.Enter(std::nullopt);
+  }
+  while (!s.stack.empty()) {
+    State::Level& top = s.stack.back();
     if (top.next == top.count) {
-      arena.resize(top.begin);
-      stack.pop_back();
-      if (!stack.empty()) pos.UndoMove(current_move(stack.back()));
+      s.arena.resize(top.begin);
+      s.stack.pop_back();
+      if (!s.stack.empty()) s.pos.UndoMove(s.CurrentMove(s.stack.back()));
       continue;
     }
-    if (result.positions >= max_positions) {
-      result.outcome = ReachabilityResult::kBudgetExhausted;
-      return result;
-    }
-    Move m = arena[top.begin + top.next++];
-    pos.DoMove(m);
-    if (pos.side_to_move() != winner && pos.in_check() && !HasLegalMove(pos)) {
-      for (const Level& l : stack) result.line.push_back(current_move(l));
+    // Stopping here leaves the state whole: the next call resumes with
+    // this very move.
+    if (result.positions >= max_positions) return result;
+    const Move m = s.arena[top.begin + top.next++];
+    s.pos.DoMove(m);
+    if (s.pos.side_to_move() != s.winner && s.pos.in_check() && !HasLegalMove(s.pos)) {
+      for (const State::Level& l : s.stack) result.line.push_back(s.CurrentMove(l));
       result.outcome = ReachabilityResult::kMateFound;
       return result;
     }
-    if (!enter(m)) pos.UndoMove(m);
+    if (!s.Enter(m)) s.pos.UndoMove(m);
   }
   result.outcome = ReachabilityResult::kNoMate;
   return result;
+}
+
+ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_t max_positions,
+                                    StaticCuts cuts) {
+  ReachableExplorer explorer(start, winner, cuts);
+  return explorer.Explore(max_positions);
 }
 
 ReachabilityResult ShortestReachableMate(const Position& start, Color winner,

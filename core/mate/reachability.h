@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/chess/position.h"
@@ -36,6 +37,29 @@ enum class StaticCuts { kMaterialAndFortress, kMaterialOnly };
 // mating line found is not the shortest.
 ReachabilityResult ExploreReachable(const Position& start, Color winner, uint64_t max_positions,
                                     StaticCuts cuts = StaticCuts::kMaterialAndFortress);
+
+// The same depth-first exploration, resumable: a run that ran out of budget
+// goes on from where it stopped when given a larger one, so a small first
+// probe costs nothing when a larger one must follow (the can-mate cascade
+// explores a little before its longer dive and the rest after it). The
+// result of Explore(n) is that of ExploreReachable(start, winner, n).
+class ReachableExplorer {
+ public:
+  ReachableExplorer(const Position& start, Color winner,
+                    StaticCuts cuts = StaticCuts::kMaterialAndFortress);
+  ~ReachableExplorer();
+  ReachableExplorer(const ReachableExplorer&) = delete;
+  ReachableExplorer& operator=(const ReachableExplorer&) = delete;
+
+  // Explores until `max_positions` distinct positions in all have been
+  // visited, or a mate is found, or the reachable set is exhausted. Once
+  // the outcome is a mate or kNoMate, later calls return it unchanged.
+  const ReachabilityResult& Explore(uint64_t max_positions);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // The same exploration breadth-first, so that a mating line found is a
 // shortest one. Depth-first lines wander through the reachable set and can

