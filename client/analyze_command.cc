@@ -1,5 +1,8 @@
 // `arbiter analyze`: the rules verdict for one position (with optional moves
 // played from it) or for a file of FENs, one JSON line each.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -37,12 +40,19 @@ namespace {
 
 constexpr char kProgram[] = "arbiter analyze";
 
+// Whether standard input is a regular file (`< FILE`), not a pipe, a
+// terminal or a socket that may feed one line and wait for its answer.
+bool StdinIsRegularFile() {
+  struct stat st;
+  return ::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 struct AnalyzeOptions {
   std::vector<std::string> files;  // FILE|-: batch mode
   std::optional<std::string> fen;
   std::vector<std::string> moves;
   bool json = false, chess960 = false, timing = false;
-  std::optional<int64_t> jobs;  // default: 1 for stdin, every core for a file
+  std::optional<int64_t> jobs;  // default: 1 for a pipe, every core for a file
   Ruleset rules = Ruleset::kFide;
   const CLI::Option* rules_given = nullptr;
   std::optional<std::string> claim, claimant, claimed;
@@ -359,10 +369,12 @@ ExitCode RunAnalyze(AnalyzeOptions& o) {
       return Fail(kProgram,
                   absl::InvalidArgumentError(
                       "batch mode takes one FILE (or - for stdin) and no --fen/--moves/--claim"));
-    // Standard input may be a live feed, answered line by line; a file is
+    // A pipe or a terminal on standard input may be a live feed, answered
+    // line by line; a file, named or redirected to standard input, is
     // answered as fast as the machine allows.
+    const bool live_feed = o.files[0] == "-" && !StdinIsRegularFile();
     const int64_t jobs =
-        o.jobs.value_or(o.files[0] == "-" ? 1 : std::max(1u, std::thread::hardware_concurrency()));
+        o.jobs.value_or(live_feed ? 1 : std::max(1u, std::thread::hardware_concurrency()));
     const ExitCode code = RunBatch(o.files[0], o.chess960, o.timing, int(jobs), analyze);
     if (retrograde) WarnAboutTables("analyze", *retrograde);
     return code;
@@ -411,8 +423,8 @@ Command AddAnalyze(CLI::App& arbiter, ConnectionOptions* connection) {
   AddFlag(*analyze, "--timing", &o->timing, "(FILE) Add each record's \"microseconds\"");
   AddInteger(
       *analyze, "--jobs", 1, 1024, "--jobs must be 1..1024", [o](int64_t n) { o->jobs = n; }, "N",
-      "(FILE) Lines answered at once (default: every core for a file; 1\n"
-      "for stdin, which answers each line as soon as it is read)");
+      "(FILE) Lines answered at once (default: every core for a file, also\n"
+      "one redirected to stdin; 1 for a pipe, which answers each line as soon as it is read)");
   o->rules_given = AddRulesOption(*analyze, &o->rules);
   AddValue(*analyze, "--claim", &o->claim, "KIND",
            "Judge a claim at the position: quickplay_finish (FIDE Guidelines III.5),\n"

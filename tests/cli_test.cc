@@ -286,7 +286,8 @@ TEST(Cli, AnalyzeBatchTakesChaLines) {
 }
 
 // --jobs answers a file several lines at a time, in input order, with the
-// same records (bad and blank lines included); zstd input reads the same.
+// same records (bad and blank lines included), whether the file is named,
+// redirected to stdin or piped; zstd input reads the same.
 TEST(Cli, AnalyzeBatchWithJobsEqualsOneAtATime) {
   const char* kFens[] = {
       "8/8/8/8/8/8/8/K6k w - - 0 1",
@@ -306,9 +307,16 @@ TEST(Cli, AnalyzeBatchWithJobsEqualsOneAtATime) {
   testing::CommandResult one = Arbiter("analyze --jobs 1 " + path);
   testing::CommandResult three = Arbiter("analyze --jobs 3 " + path);
   testing::CommandResult every_core = Arbiter("analyze " + path);  // the default for a file
+  // A file redirected to stdin is answered as a named one (every core);
+  // a pipe line by line.
+  testing::CommandResult redirected = Arbiter("analyze -", input);
+  testing::CommandResult piped = testing::RunCommand(
+      "cat " + path + " | " + std::string(ARBITER_BINARY_DIR) + "/arbiter analyze - 2>/dev/null");
   ASSERT_EQ(Lines(one.out).size(), 60u) << one.out;
   EXPECT_EQ(three.out, one.out);
   EXPECT_EQ(every_core.out, one.out);
+  EXPECT_EQ(redirected.out, one.out);
+  EXPECT_EQ(piped.out, one.out);
   EXPECT_EQ(one.exit_code, 1);  // "not a fen"
   EXPECT_EQ(three.exit_code, 1);
   ASSERT_EQ(std::system(("zstd -q -f -o " + path + ".zst " + path).c_str()), 0);
