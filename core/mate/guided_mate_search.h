@@ -7,8 +7,8 @@
 // pawns), ordinary moves cost 1, moves away cost 2. Iterative deepening runs
 // over the total cost, so the search dives along progress and pays only for
 // detours. Every free move shrinks a bounded potential (distances, material,
-// pawn advance), so no line of free moves is endless; a ply cap and a node
-// budget bound the rest.
+// pawn advance), so no line of free moves is endless; a ply cap and the
+// node and move budgets bound the rest.
 //
 // It only ever proves "yes": a failure means nothing, and every line found is
 // replayed by the caller before it is believed.
