@@ -26,7 +26,6 @@ namespace arbiter::tablebase {
 struct FileIdentity {
   uint64_t device = 0, inode = 0, size = 0;
   int64_t modified_ns = 0, changed_ns = 0;
-  bool operator==(const FileIdentity&) const = default;
 };
 
 // The identity of the open file `fd`; false when fstat fails.
