@@ -12,7 +12,7 @@
 //
 // --family picks the generators (AdversarialWallFen, random_placement.h:
 // plain, en_passant, castling, chess960_castling, free_pawn, promotion,
-// near_move_limit); each gets --positions positions and its own summary.
+// near_move_limit, king_pocket); each gets --positions positions and its own summary.
 //
 // Prints one line per disagreement, then a summary: positions, "unknown"
 // answers, "no" answers confirmed (the search ended without a mate), left

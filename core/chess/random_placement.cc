@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <vector>
 
 namespace arbiter {
@@ -167,6 +168,8 @@ const char* ToString(WallFamily family) {
       return "promotion";
     case WallFamily::kNearMoveLimit:
       return "near_move_limit";
+    case WallFamily::kKingPocket:
+      return "king_pocket";
   }
   return "plain";
 }
@@ -221,6 +224,38 @@ std::string AdversarialWallFen(WallFamily family, std::mt19937& rng) {
       Scatter(std::string("Kk") + (rng() % 2 ? 'P' : 'p') + Extras(rng, 1, kFew), rng, board);
       if (family == WallFamily::kNearMoveLimit) halfmove = 140 + int(rng() % 10);
       break;
+    case WallFamily::kKingPocket: {
+      // A king shut in on two squares with nothing else of its side able
+      // to move, as in CHA's test vector (king h3-h4; pawns f3 g2 h5 against
+      // f4 f5 g3 h6): the enemy king may take a pawn only by stalemating
+      // it. Mirrored and colour-swapped at random, sometimes with a pawn
+      // gone; the enemy king, a bishop or two, sometimes another piece of
+      // either side on random squares (a rook or queen may uncover a check).
+      board = EmptyBoard();
+      const bool mirror = rng() % 2, swap = rng() % 2;
+      auto put = [&](int file, int rank, char man) {
+        if (mirror) file = 7 - file;
+        if (swap) {
+          rank = 7 - rank;
+          man = char(std::isupper(man) ? std::tolower(man) : std::toupper(man));
+        }
+        board[rank][file] = man;
+      };
+      std::string pawns = "PPPpppp";
+      const int gone = rng() % 3 == 0 ? int(rng() % pawns.size()) : -1;
+      constexpr int kFiles[] = {5, 6, 7, 5, 5, 6, 7}, kRanks[] = {2, 1, 4, 3, 4, 2, 5};
+      for (int i = 0; i < int(pawns.size()); ++i)
+        if (i != gone) put(kFiles[i], kRanks[i], pawns[i]);
+      put(7, 2 + int(rng() % 2), 'K');
+      std::string roamers = "kb";
+      if (rng() % 2) roamers += 'b';
+      if (rng() % 3 == 0) roamers += "nrqB"[rng() % 4];
+      if (swap)
+        for (char& man : roamers)
+          man = char(std::isupper(man) ? std::tolower(man) : std::toupper(man));
+      Scatter(roamers, rng, board);
+      break;
+    }
     case WallFamily::kPromotion: {
       // A pawn one step from promoting, on a file whose last square is free.
       const bool white = rng() % 2;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/chess/bitboard.h"
+#include "core/chess/movegen.h"
 
 namespace arbiter {
 namespace {
@@ -95,6 +96,16 @@ bool MayBeStuck(const Position& pos, Square s) {
   return (Attacks(type, s, pos.pieces()) & ~blocked) == 0;
 }
 
+// Whether the side to move has a move that mates.
+bool MatesInOne(const Position& pos) {
+  for (Move m : MoveList(pos)) {
+    Position after = pos;
+    after.DoMove(m);
+    if (after.in_check() && !HasLegalMove(after)) return true;
+  }
+  return false;
+}
+
 class Wall {
  public:
   explicit Wall(const Position& pos) : pos_(pos) {
@@ -139,7 +150,7 @@ class Wall {
       const Bitboard near_king = KingStepsOf(King(loser).region);
       for (const Man& m : men_)
         if (m.color == winner && (m.promoted & near_king)) return false;
-      if (!Weaken()) break;
+      if (!Weaken(winner)) break;
     }
     const Man& loser_king = King(loser);
     const Bitboard kingdom = loser_king.region;
@@ -148,8 +159,14 @@ class Wall {
     Bitboard checks = 0;  // squares a winning man other than the king may attack
     for (const Man& m : men_)
       if (m.color == winner && m.type != kKing) checks |= m.attacks;
+    // A loser with nothing but king steps makes one before any mate: at
+    // once if it is to move and not already stalemated or mated, else after
+    // the winner's first move unless that one mates (tried move by move).
+    const bool loser_steps_last =
+        OnlyKingMoves(loser) &&
+        (pos_.side_to_move() == loser ? HasLegalMove(pos_) : !MatesInOne(pos_));
     for (Bitboard targets = checks & kingdom; targets;) {
-      if (MateNetPossible(PopLsb(targets), winner, checks)) return false;
+      if (MateNetPossible(PopLsb(targets), winner, checks, loser_steps_last)) return false;
     }
     return true;
   }
@@ -298,17 +315,74 @@ class Wall {
     return squares;
   }
 
+  // Whether every man of `c` but its king stays on its square for good
+  // (stuck, or a bound pawn with no square to go to): `c` then has no move
+  // but its king's steps.
+  bool OnlyKingMoves(Color c) const {
+    for (const Man& m : men_) {
+      if (m.color != c || m.type == kKing || m.stuck) continue;
+      if (!m.bound || m.region != SquareBB(m.from)) return false;
+    }
+    return true;
+  }
+
+  // Squares from which a man of `c` sliding through `s` may be uncovered:
+  // the lines from `s` that its bishops, rooks, queens or promoted pawns
+  // could stand on, with the walls as the only obstacles.
+  Bitboard DiscoveryLines(Color c, Square s) const {
+    bool diagonal = false, straight = false;
+    for (const Man& m : men_) {
+      if (m.color != c) continue;
+      diagonal |= m.promoted || m.type == kBishop || m.type == kQueen;
+      straight |= m.promoted || m.type == kRook || m.type == kQueen;
+    }
+    return (diagonal ? BishopAttacks(s, walls_) : 0) | (straight ? RookAttacks(s, walls_) : 0);
+  }
+
+  // Squares of men of `s` that the enemy king may take only to end the
+  // game, so that the claims need not allow for it. When `s` has nothing
+  // but king steps (OnlyKingMoves), the taken man stood still, and with the
+  // enemy king on its square `s`'s king finds no square to step to (its own
+  // walls, the enemy's permanent attacks and the taker's reach close every
+  // one) from anywhere in its region the taker does not touch, `s` is left
+  // without a legal move: stalemate, or mate if the capture uncovered a
+  // check. Mate of `s` ends the game as well when `s` is the winner; when
+  // it is the loser, the capture must not come from a square on a line
+  // through which the winner may check.
+  Bitboard KingTakesThatEndTheGame(Color s, Color winner) const {
+    if (!OnlyKingMoves(s)) return 0;
+    const Bitboard region = King(s).region, taker = King(~s).region;
+    const Bitboard closed = (walls_ & pos_.pieces(s)) | fixed_attacks_[~s];
+    Bitboard ends = 0;
+    for (const Man& m : men_) {
+      if (m.color != s || m.type == kKing) continue;
+      const Bitboard near_taker = KingStepsOf(SquareBB(m.from));
+      bool ends_game = true;
+      for (Bitboard r = region & ~near_taker; r && ends_game;) {
+        const Square at = PopLsb(r);
+        ends_game = !(KingAttacks(at) & ~closed & ~near_taker) &&
+                    (s == winner || !(KingAttacks(m.from) & taker & DiscoveryLines(~s, at)));
+      }
+      if (ends_game) ends |= SquareBB(m.from);
+    }
+    return ends;
+  }
+
   // Frees bound pawns that may capture or promote, and marks removable
   // those an enemy may take. False when nothing changed.
-  bool Weaken() {
+  bool Weaken(Color winner) {
     bool changed = false;
     const Bitboard standing[2] = {Standing(kWhite), Standing(kBlack)};
     // Squares where the men of a colour may take: a king only where no
-    // enemy guards the square for good.
+    // enemy guards the square for good, and not a man whose capture ends
+    // the game.
     const Bitboard permanent[2] = {PermanentAttacks(kWhite), PermanentAttacks(kBlack)};
+    const Bitboard game_enders[2] = {KingTakesThatEndTheGame(kWhite, winner),
+                                     KingTakesThatEndTheGame(kBlack, winner)};
     Bitboard attacked[2] = {0, 0};
     for (const Man& m : men_)
-      attacked[m.color] |= m.type == kKing ? m.attacks & ~permanent[~m.color] : m.attacks;
+      attacked[m.color] |= m.type == kKing ? m.attacks & ~permanent[~m.color] & ~game_enders[~m.color]
+                                           : m.attacks;
     for (Man& m : men_) {
       if (!m.stuck) continue;
       // It may move after all, or (a piece) be taken.
@@ -327,7 +401,7 @@ class Wall {
         continue;
       }
       if (m.removable) continue;
-      const Bitboard guarded = permanent[c];
+      const Bitboard guarded = permanent[c] | game_enders[c];
       for (const Man& e : men_) {
         if (e.color == c || e.bound) continue;
         const Bitboard takes = e.type == kKing ? e.attacks & ~guarded : e.attacks;
@@ -347,14 +421,33 @@ class Wall {
   // (`checks`) count as attacked; the winning king covers the squares next
   // to where it stands (two steps from `k` at most); every other square
   // needs a losing man of its own, one that may stand there.
-  bool MateNetPossible(Square k, Color winner, Bitboard checks) const {
-    const Bitboard open = KingAttacks(k) & King(~winner).region & ~checks;
+  //
+  // When the loser's last move was a king step (`loser_steps_last`), it
+  // came to `k` from a square next to it, which must be covered as well:
+  // by a winning man other than the king, or by the winning king, which
+  // could not stand next to that square before (the kings would have
+  // touched), so it steps there with the mating move, and the check is
+  // uncovered: it must step off a line through `k` that a winning slider
+  // may stand on.
+  bool MateNetPossible(Square k, Color winner, Bitboard checks, bool loser_steps_last) const {
+    const Bitboard region = King(~winner).region;
+    const Bitboard ring = KingStepsOf(KingStepsOf(SquareBB(k))) & ~KingStepsOf(SquareBB(k));
+    if (loser_steps_last) {
+      const Bitboard winner_king = King(winner).region;
+      const Bitboard lines = DiscoveryLines(winner, k);
+      Bitboard covered = checks;
+      for (Bitboard w = ring & winner_king; w;) {
+        const Square to = PopLsb(w);
+        if (KingAttacks(to) & winner_king & lines) covered |= KingAttacks(to);
+      }
+      if (!(KingAttacks(k) & region & covered)) return false;
+    }
+    const Bitboard open = KingAttacks(k) & region & ~checks;
     if (!open) return true;
     std::vector<Bitboard> blockers;
     for (const Man& m : men_)
       if (m.color != winner && m.type != kKing) blockers.push_back((m.region | m.promoted) & open);
     if (Matchable(open, blockers)) return true;
-    const Bitboard ring = KingStepsOf(KingStepsOf(SquareBB(k))) & ~KingStepsOf(SquareBB(k));
     for (Bitboard w = ring & King(winner).region; w;) {
       if (Matchable(open & ~KingAttacks(PopLsb(w)), blockers)) return true;
     }

@@ -45,6 +45,26 @@
 //   away, in its region), or held by a losing man of its own (a matching of
 //   men to squares). A king already in check for good is left to other
 //   methods.
+// - A side whose men but its king all stay on their squares for good
+//   (stuck, or bound pawns with no square ahead) moves nothing but its
+//   king, within its region. Two things follow, both about the ply where
+//   they happen:
+//   - The enemy king taking one of its men: if from every square of its
+//     region the taker does not touch that king has no step left (its own
+//     walls, the enemy's permanent attacks and the squares next to the
+//     taker close them all), the side has no legal move and the game ends
+//     there, stalemated, or mated if the capture uncovered a check. Such a
+//     capture need not be allowed for by the claims when the side is the
+//     winner (the game ends without its mate), or when it is the loser and
+//     the taker comes from no square on a line from that king that a
+//     winning bishop, rook, queen or promoted pawn may stand behind.
+//   - As the loser, its last move before a mate was a king step (unless the
+//     winner mates on its first move, which is tried move by move), so the
+//     square it came from, next to the mating square, must be covered: by a
+//     winning man other than the king, or by the winning king stepping next
+//     to it with the mating move (it could not stand there before: the
+//     kings would have touched), which then checks by uncovering a line of
+//     the same kind.
 // No search; a few bitboard floods per round, a round per refuted claim.
 #pragma once
 
