@@ -109,15 +109,15 @@ TEST(MateAbilitySweep, ConfirmsTheAnswersNoOnASmallSample) {
 
 // The adversarial families (one precondition of the "no" proofs broken per
 // family: e.p., castling, Chess960 castling, free and promoting pawns, the
-// 75-move limit), a fixed-seed slice of what the sweep does at scale. With
-// the e.p. precondition dropped from the fortress proof, 300 positions of
-// the e.p. family find a dozen wrong "no" answers (docs/research/can-mate-evidence.md).
+// 75-move limit, a king shut in with nothing else to move), a fixed-seed slice of what the sweep
+// does at scale. With the e.p. precondition dropped from the fortress proof, 300 positions of the
+// e.p. family find a dozen wrong "no" answers (docs/research/can-mate-evidence.md).
 TEST(MateAbilitySweep, AdversarialFamiliesSlice) {
   const testing::CommandResult r =
       Tool("mate_ability_sweep", "--seed 3 --positions 100 --family all");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   for (const char* family : {"plain", "en_passant", "castling", "chess960_castling", "free_pawn",
-                             "promotion", "near_move_limit"})
+                             "promotion", "near_move_limit", "king_pocket"})
     EXPECT_PRED_FORMAT2(testing::Contains, r.out,
                         std::string("seed 3, family ") + family + ": 100 positions, ");
   EXPECT_EQ(r.out.find("DISAGREE"), std::string::npos) << r.out;

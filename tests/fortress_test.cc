@@ -64,7 +64,7 @@ TEST(Fortress, NeverDeniesAMateThatSearchFinds) {
 
 // The same on the adversarial families (AdversarialWallFen: e.p. squares,
 // castling rights standard and Chess960, free and promoting pawns, the
-// 75-move limit).
+// 75-move limit, a king shut in with nothing else to move).
 TEST(Fortress, NeverDeniesAMateOnAdversarialFamilies) {
   std::mt19937 rng(20261127);
   for (WallFamily family : kAllWallFamilies) {
@@ -89,6 +89,26 @@ TEST(Fortress, LabelledWalls) {
   EXPECT_FALSE(FortressDeniesMate(FromFen("8/8/1k6/2p1p1p1/2P1P1P1/8/3K4/8 w - - 0 1"), kWhite));
   // No pawns: nothing static to build on.
   EXPECT_FALSE(FortressDeniesMate(FromFen("8/8/1k6/8/8/8/3K4/8 w - - 0 1"), kWhite));
+}
+
+// A king shut in on h3-h4 with nothing else of its side able to move (lines
+// of CHA's test vector): the black king may take g2 only when the white
+// king stands on h4, which stalemates White, and a mate on h4 would need h3
+// covered by the black king, which could not stand next to h3 while the
+// white king did. Neither side can mate.
+TEST(Fortress, AKingThatOnlyStepsIsStalematedOrNeverMated) {
+  for (const char* fen : {"8/b1b5/k6p/2b2p1P/1b3p2/5PpK/6P1/8 w - - 0 1",
+                          "8/8/3b3p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 1",
+                          "8/6b1/7p/5p1P/5p1K/5Pp1/6P1/6k1 b - - 0 1"}) {
+    SCOPED_TRACE(fen);
+    EXPECT_TRUE(FortressDeniesMate(FromFen(fen), kWhite));
+    EXPECT_TRUE(FortressDeniesMate(FromFen(fen), kBlack));
+  }
+  // With the black king already on h2, Black mates at once (Bf6#): the
+  // argument about the square White's king came from holds only after a
+  // move of White's.
+  EXPECT_FALSE(FortressDeniesMate(FromFen("8/6b1/7p/5p1P/5p1K/5Pp1/6Pk/8 b - - 0 1"), kBlack));
+  EXPECT_TRUE(FortressDeniesMate(FromFen("8/6b1/7p/5p1P/5p1K/5Pp1/6Pk/8 b - - 0 1"), kWhite));
 }
 
 // Walls that are fortresses without an e.p. square and open with one: the

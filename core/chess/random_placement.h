@@ -53,9 +53,9 @@ enum class WallFamily {
   kKingPocket,
 };
 inline constexpr WallFamily kAllWallFamilies[] = {
-    WallFamily::kPlain,        WallFamily::kEnPassant,
-    WallFamily::kCastling,     WallFamily::kChess960Castling,
-    WallFamily::kFreePawn,     WallFamily::kPromotion,
+    WallFamily::kPlain,         WallFamily::kEnPassant,
+    WallFamily::kCastling,      WallFamily::kChess960Castling,
+    WallFamily::kFreePawn,      WallFamily::kPromotion,
     WallFamily::kNearMoveLimit, WallFamily::kKingPocket};
 const char* ToString(WallFamily family);
 std::string AdversarialWallFen(WallFamily family, std::mt19937& rng);

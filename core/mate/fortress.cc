@@ -381,8 +381,8 @@ class Wall {
                                      KingTakesThatEndTheGame(kBlack, winner)};
     Bitboard attacked[2] = {0, 0};
     for (const Man& m : men_)
-      attacked[m.color] |= m.type == kKing ? m.attacks & ~permanent[~m.color] & ~game_enders[~m.color]
-                                           : m.attacks;
+      attacked[m.color] |=
+          m.type == kKing ? m.attacks & ~permanent[~m.color] & ~game_enders[~m.color] : m.attacks;
     for (Man& m : men_) {
       if (!m.stuck) continue;
       // It may move after all, or (a piece) be taken.
