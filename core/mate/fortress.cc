@@ -162,8 +162,14 @@ class Wall {
     // A loser with nothing but king steps makes one before any mate: at
     // once if it is to move and not already stalemated or mated, else after
     // the winner's first move unless that one mates (tried move by move).
+    // What follows from it (MateNetPossible) assumes that a king move
+    // checks only by uncovering a line, which castling breaks: the rook
+    // checks.
+    const bool winner_castles =
+        pos_.castling_rights() &
+        (winner == kWhite ? (kWhiteOO | kWhiteOOO) : (kBlackOO | kBlackOOO));
     const bool loser_steps_last =
-        OnlyKingMoves(loser) &&
+        !winner_castles && OnlyKingMoves(loser) &&
         (pos_.side_to_move() == loser ? HasLegalMove(pos_) : !MatesInOne(pos_));
     for (Bitboard targets = checks & kingdom; targets;) {
       if (MateNetPossible(PopLsb(targets), winner, checks, loser_steps_last)) return false;

@@ -64,7 +64,8 @@
 //     winning man other than the king, or by the winning king stepping next
 //     to it with the mating move (it could not stand there before: the
 //     kings would have touched), which then checks by uncovering a line of
-//     the same kind.
+//     the same kind. Not while the winner may castle: the castling king
+//     steps there and its rook checks.
 // No search; a few bitboard floods per round, a round per refuted claim.
 #pragma once
 
