@@ -241,11 +241,11 @@ std::string AdversarialWallFen(WallFamily family, std::mt19937& rng) {
         }
         board[rank][file] = man;
       };
-      std::string pawns = "PPPpppp";
-      const int gone = rng() % 3 == 0 ? int(rng() % pawns.size()) : -1;
+      constexpr std::string_view kPawns = "PPPpppp";
       constexpr int kFiles[] = {5, 6, 7, 5, 5, 6, 7}, kRanks[] = {2, 1, 4, 3, 4, 2, 5};
-      for (int i = 0; i < int(pawns.size()); ++i)
-        if (i != gone) put(kFiles[i], kRanks[i], pawns[i]);
+      const int gone = rng() % 3 == 0 ? int(rng() % kPawns.size()) : -1;
+      for (int i = 0; i < int(kPawns.size()); ++i)
+        if (i != gone) put(kFiles[i], kRanks[i], kPawns[i]);
       put(7, 2 + int(rng() % 2), 'K');
       std::string roamers = "kb";
       if (rng() % 2) roamers += 'b';

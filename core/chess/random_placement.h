@@ -38,8 +38,8 @@ std::string RandomWallFen(std::mt19937& rng);
 // tests): an e.p. capture open right now, castling rights (standard or
 // Chess960, Shredder letters) beside the wall, a free pawn, a pawn one step
 // from promoting, a free pawn with the halfmove clock a few plies from the
-// 75-move limit, a king shut in a pocket of the wall with nothing else of
-// its side able to move. kPlain is RandomWallFen. The FEN may be illegal; callers
+// 75-move limit, a king shut in on two squares with nothing else of its
+// side able to move. kPlain is RandomWallFen. The FEN may be illegal; callers
 // parse it and skip those (an e.p. square with no legal capture is dropped
 // by the FEN reader).
 enum class WallFamily {
