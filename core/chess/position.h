@@ -27,6 +27,10 @@ enum CastlingRight : uint8_t {
 constexpr CastlingRight MakeCastlingRight(Color c, CastlingSide side) {
   return CastlingRight(1 << (2 * c + side));
 }
+// Both rights of `c`.
+constexpr CastlingRight CastlingRightsOf(Color c) {
+  return CastlingRight((kWhiteOO | kWhiteOOO) << (2 * c));
+}
 
 class Position {
  public:

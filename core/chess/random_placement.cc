@@ -118,6 +118,11 @@ Board ShutInWall(bool low) {
   return board;
 }
 
+// The same man of the other colour (FEN letters).
+char OtherColour(char man) {
+  return char(std::isupper(man) ? std::tolower(man) : std::toupper(man));
+}
+
 std::string Placement(const Board& board) {
   std::string flat;
   for (const auto& rank : board) flat.append(rank.data(), 8);
@@ -237,7 +242,7 @@ std::string AdversarialWallFen(WallFamily family, std::mt19937& rng) {
         if (mirror) file = 7 - file;
         if (swap) {
           rank = 7 - rank;
-          man = char(std::isupper(man) ? std::tolower(man) : std::toupper(man));
+          man = OtherColour(man);
         }
         board[rank][file] = man;
       };
@@ -251,8 +256,7 @@ std::string AdversarialWallFen(WallFamily family, std::mt19937& rng) {
       if (rng() % 2) roamers += 'b';
       if (rng() % 3 == 0) roamers += "nrqB"[rng() % 4];
       if (swap)
-        for (char& man : roamers)
-          man = char(std::isupper(man) ? std::tolower(man) : std::toupper(man));
+        for (char& man : roamers) man = OtherColour(man);
       Scatter(roamers, rng, board);
       break;
     }

@@ -117,8 +117,7 @@ class Wall {
       // A king or rook that may still castle is never stuck: in Chess960
       // the rook may jump over a king that does not move (king on g1, rook
       // from h1 to f1), which no flood with the king as a wall allows.
-      const bool castles = pos.castling_rights() &
-                           (m.color == kWhite ? (kWhiteOO | kWhiteOOO) : (kBlackOO | kBlackOOO));
+      const bool castles = pos.can_castle(CastlingRightsOf(m.color));
       m.stuck = m.type != kPawn && MayBeStuck(pos, s) &&
                 !(castles && (m.type == kKing || m.type == kRook));
       men_.push_back(m);
@@ -165,11 +164,8 @@ class Wall {
     // What follows from it (MateNetPossible) assumes that a king move
     // checks only by uncovering a line, which castling breaks: the rook
     // checks.
-    const bool winner_castles =
-        pos_.castling_rights() &
-        (winner == kWhite ? (kWhiteOO | kWhiteOOO) : (kBlackOO | kBlackOOO));
     const bool loser_steps_last =
-        !winner_castles && OnlyKingMoves(loser) &&
+        !pos_.can_castle(CastlingRightsOf(winner)) && OnlyKingMoves(loser) &&
         (pos_.side_to_move() == loser ? HasLegalMove(pos_) : !MatesInOne(pos_));
     for (Bitboard targets = checks & kingdom; targets;) {
       if (MateNetPossible(PopLsb(targets), winner, checks, loser_steps_last)) return false;
