@@ -140,9 +140,9 @@ std::string TablebaseText(const TablebaseProbe& p) {
 // One FEN plus moves (the history for repetition claims), rendered as the
 // JSON record or the text report.
 std::string Render(const PositionAnalysis& a, bool json) {
+  if (json) return AssessmentJson(a) + "\n";
   const TablebaseProbe* tb = a.tablebase ? &*a.tablebase : nullptr;
   const ClaimRuling* claim = a.claim ? &*a.claim : nullptr;
-  if (json) return AssessmentJson(a.position, a.assessment, tb, claim) + "\n";
   return Text(a.position, a.assessment) + (tb ? TablebaseText(*tb) : "") +
          (claim ? ClaimRulingText(*claim) : "");
 }
@@ -208,13 +208,17 @@ BatchAnswer AnswerBatchLine(const BatchLine& line, bool chess960, bool timing,
   absl::StatusOr<std::string> out =
       analyze(query.fen, chess960, {}, query.only_side, /*json=*/true, std::nullopt);
   if (!out.ok())
-    return BatchAnswer{.record = json::Object()
-                                     .Add("line", line.number)
-                                     .Add("input", line.text)
-                                     .Add("error", std::string(out.status().message()))
-                                     .Close() +
-                                 "\n",
-                       .error = true};
+    return BatchAnswer{
+        .record = json::Object()
+                      .Add("type", "error")
+                      .Add("input", line.text)
+                      .AddRaw("error", json::Object()
+                                           .Add("message", std::string(out.status().message()))
+                                           .Add("line", line.number)
+                                           .Close())
+                      .Close() +
+                  "\n",
+        .error = true};
   if (timing) {
     const auto spent = std::chrono::duration_cast<std::chrono::microseconds>(
         std::chrono::steady_clock::now() - start);

@@ -77,6 +77,7 @@ struct VerifyOptions {
   std::vector<std::string> syzygy;
   std::optional<std::string> tables;
   std::set<FailOn> fail_on;
+  bool csv_summary = false;  // --summary
   const ConnectionOptions* connection = nullptr;
 };
 
@@ -294,7 +295,7 @@ ExitCode RunVerify(const VerifyOptions& o) {
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  VerdictPrinter printer(o.format, tablebase, out);
+  VerdictPrinter printer(o.format, tablebase, out, o.csv_summary);
   // What --fail-on looks for, counted as the summary counts it.
   int64_t errors = 0, disagreements = 0;
   auto deliver = [&](GameVerdict& v) {
@@ -380,6 +381,9 @@ Command AddVerify(CLI::App& arbiter, ConnectionOptions* connection) {
       },
       "text|jsonl|csv", "The records' format")
       ->default_str("text");
+  AddFlag(*verify, "--summary", &o->csv_summary,
+          "With --format csv: also write the summary (as text) to stderr; text and\n"
+          "jsonl always end with it");
   AddInteger(*verify, "--jobs", &o->jobs, 1, 1024, "--jobs must be 1..1024", "N",
              "Games ruled at once (default: all cores)");
   AddChecked(

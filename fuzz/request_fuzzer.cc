@@ -130,11 +130,7 @@ void Analyze(const v1::AnalyzeRequest& request) {
   const v1::Assessment sent = wire::ToProto(*a);
   absl::StatusOr<PositionAnalysis> back = wire::FromProto(Reparsed(sent));
   ARBITER_FUZZ_CHECK(back.ok(), back.status().ToString());
-  const ClaimRuling* judged = a->claim ? &*a->claim : nullptr;
-  const ClaimRuling* judged_back = back->claim ? &*back->claim : nullptr;
-  ARBITER_FUZZ_CHECK(AssessmentJson(back->position, back->assessment, nullptr, judged_back) ==
-                         AssessmentJson(a->position, a->assessment, nullptr, judged),
-                     AssessmentJson(a->position, a->assessment, nullptr, judged));
+  ARBITER_FUZZ_CHECK(AssessmentJson(*back) == AssessmentJson(*a), AssessmentJson(*a));
   ARBITER_FUZZ_CHECK(wire::ToProto(*back).SerializeAsString() == sent.SerializeAsString(),
                      sent.ShortDebugString());
 }
@@ -152,16 +148,11 @@ void ReceiveVerdict(const v1::GameVerdict& message) {
 void ReceiveAssessment(const v1::Assessment& message) {
   absl::StatusOr<PositionAnalysis> a = wire::FromProto(message);
   if (!a.ok()) return;
-  const TablebaseProbe* probe = a->tablebase ? &*a->tablebase : nullptr;
-  const ClaimRuling* claim = a->claim ? &*a->claim : nullptr;
-  const std::string json = AssessmentJson(a->position, a->assessment, probe, claim);
+  const std::string json = AssessmentJson(*a);
   const v1::Assessment sent = wire::ToProto(*a);
   absl::StatusOr<PositionAnalysis> again = wire::FromProto(Reparsed(sent));
   ARBITER_FUZZ_CHECK(again.ok(), again.status().ToString());
-  const TablebaseProbe* again_probe = again->tablebase ? &*again->tablebase : nullptr;
-  const ClaimRuling* again_claim = again->claim ? &*again->claim : nullptr;
-  ARBITER_FUZZ_CHECK(
-      AssessmentJson(again->position, again->assessment, again_probe, again_claim) == json, json);
+  ARBITER_FUZZ_CHECK(AssessmentJson(*again) == json, json);
   ARBITER_FUZZ_CHECK(wire::ToProto(*again).SerializeAsString() == sent.SerializeAsString(),
                      sent.ShortDebugString());
 }

@@ -1,19 +1,44 @@
-// The HTTP API's JSON: arbiter.v1 messages in the protobuf JSON mapping
-// (field names as in the .proto files, every field printed, enums by
-// name), and errors in one shape:
-//   {"error": {"code": 400, "status": "INVALID_ARGUMENT", "message": "..."}}
+// The HTTP API's JSON: verdicts and assessments as `arbiter` writes them
+// (the records of core/render, docs/schema/), read back from the arbiter.v1
+// messages the backend answers with; request bodies as the query's
+// parameters; and failures in one shape:
+//   {"type": "failure", "error": {"code": 400, "status": "INVALID_ARGUMENT",
+//    "message": "..."}}
 // with the HTTP status that Google's APIs give each gRPC code.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "arbiter/v1/verdict.pb.h"
+#include "core/render/verdict_output.h"
 #include "google/protobuf/message.h"
+#include "http/query.h"
 
 namespace arbiter::http {
 
-// One line of JSON, no newline.
+// One line of JSON, no newline: a message in the protobuf JSON mapping
+// (field names as in the .proto, every field printed, enums by name).
+// Kept for the tests and tools that look at the wire itself.
 std::string ToJson(const google::protobuf::Message& message);
+
+// The record `verify --format jsonl` writes for the verdict, no newline,
+// the verdict counted in `summary`; INVALID_ARGUMENT when the message does
+// not convert (wire::FromProto).
+absl::StatusOr<std::string> VerdictRecord(const v1::GameVerdict& verdict,
+                                          cli::VerdictSummary* summary);
+// The record `analyze --json` writes for the assessment (chess or Chess 99).
+absl::StatusOr<std::string> AssessmentRecord(const v1::Assessment& assessment);
+
+// A JSON object body read as query parameters (`POST /v1/analyze`): each
+// key a parameter of the GET form, its value a string, number or boolean,
+// or for `moves` also an array of strings. INVALID_ARGUMENT naming `what`
+// for anything else: not an object, a key the form does not have
+// (`known`), a value of another type.
+absl::StatusOr<QueryLookup> QueryFromJsonBody(const std::string& json, const std::string& what,
+                                              const std::vector<std::string>& known);
 
 // Parses `json` into `message`: INVALID_ARGUMENT naming `what` and the
 // parser's complaint (an unknown field, a wrong type) otherwise.

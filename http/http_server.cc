@@ -16,6 +16,7 @@
 #include "core/render/verdict_output.h"
 #include "http/api_json.h"
 #include "http/assets.h"
+#include "http/job_json.h"
 #include "http/query.h"
 #include "prometheus/counter.h"
 #include "prometheus/text_serializer.h"
@@ -164,21 +165,6 @@ class LineStream {
   std::thread thread_;  // last: starts once the rest exists
 };
 
-// The verdict's line, counted in `summary`.
-std::string VerdictLine(const v1::GameVerdict& v, cli::VerdictSummary* summary) {
-  cli::VerdictSummary::Entry e;
-  e.error = !v.has_ruling();
-  e.rule = v.ruling().rule();
-  e.ruling = v.ruling().ruling();
-  e.declared = v.declared();
-  e.certain = v.ruling().certain();
-  e.agrees = v.ruling().agrees();
-  e.covered = v.tablebase().probe().has_root();
-  e.contradiction = v.tablebase().contradiction();
-  summary->Add(e);
-  return ToJson(v) + "\n";
-}
-
 // The NDJSON of a run of verdicts (`run` delivers them in order): each
 // verdict, then the summary `verify --format jsonl` ends with.
 std::shared_ptr<LineStream> VerdictStream(bool tablebase,
@@ -187,8 +173,16 @@ std::shared_ptr<LineStream> VerdictStream(bool tablebase,
     const auto start = Clock::now();
     cli::VerdictSummary summary;
     summary.tablebases = tablebase;
-    absl::Status s =
-        run([&](const v1::GameVerdict& v) { return out.Push(VerdictLine(v, &summary)); });
+    absl::Status failure;
+    absl::Status s = run([&](const v1::GameVerdict& v) {
+      absl::StatusOr<std::string> record = VerdictRecord(v, &summary);
+      if (!record.ok()) {
+        failure = record.status();
+        return false;
+      }
+      return out.Push(*std::move(record) + "\n");
+    });
+    if (!failure.ok()) return failure;
     if (!s.ok()) return s;
     out.Push(summary.Json(std::chrono::duration<double>(Clock::now() - start).count()));
     return absl::OkStatus();
@@ -277,7 +271,9 @@ struct HttpServer::Impl {
   void Analyze(const v1::AnalyzeRequest& request, httplib::Response& res) {
     absl::StatusOr<v1::Assessment> a = backend.Analyze(request);
     if (!a.ok()) return SendError(res, a.status());
-    SendJson(res, 200, ToJson(*a));
+    absl::StatusOr<std::string> record = AssessmentRecord(*a);
+    if (!record.ok()) return SendError(res, record.status());
+    SendJson(res, 200, *record);
   }
 
   void Tablebase(const httplib::Request& req, httplib::Response& res) {
@@ -349,7 +345,7 @@ struct HttpServer::Impl {
                                     "the upload is larger than this server's limit of ",
                                     config.max_job_bytes >> 20, " MB")));
     if (!job.ok()) return SendError(res, job.status());
-    SendJson(res, 201, ToJson(*job));
+    SendJson(res, 201, JobJson(*job));
   }
 
   void JobResults(const std::string& id, const httplib::Request& req, httplib::Response& res) {
@@ -378,11 +374,12 @@ struct HttpServer::Impl {
       if (!Authorized(req, res)) return Drain(reader);
       absl::StatusOr<std::string> body = ReadBody(reader, 1 << 20);
       if (!body.ok()) return SendBodyError(res, body.status());
-      v1::AnalyzeRequest request;
-      if (absl::Status st = FromJson(*body, "the body (an AnalyzeRequest as JSON)", &request);
-          !st.ok())
-        return SendError(res, st);
-      Analyze(request, res);
+      absl::StatusOr<QueryLookup> query = QueryFromJsonBody(
+          *body, "the body (the query's parameters as a JSON object)", AnalyzeParameters());
+      if (!query.ok()) return SendError(res, query.status());
+      absl::StatusOr<v1::AnalyzeRequest> request = AnalyzeRequestFromQuery(*query);
+      if (!request.ok()) return SendError(res, request.status());
+      Analyze(*request, res);
     });
     s.Get("/v1/tablebase", [this](const httplib::Request& req, httplib::Response& res) {
       if (!Authorized(req, res)) return;
@@ -407,13 +404,13 @@ struct HttpServer::Impl {
       if (!jobs.ok()) return SendError(res, jobs.status());
       v1::ListJobsResponse list;
       for (v1::Job& job : *jobs) *list.add_jobs() = std::move(job);
-      SendJson(res, 200, ToJson(list));
+      SendJson(res, 200, JobListJson(list));
     });
     s.Get(R"(/v1/jobs/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
       if (!Authorized(req, res)) return;
       absl::StatusOr<v1::Job> job = backend.GetJob(req.matches[1]);
       if (!job.ok()) return SendError(res, job.status());
-      SendJson(res, 200, ToJson(*job));
+      SendJson(res, 200, JobJson(*job));
     });
     s.Get(R"(/v1/jobs/([^/]+)/results)",
           [this](const httplib::Request& req, httplib::Response& res) {
@@ -425,17 +422,21 @@ struct HttpServer::Impl {
              if (!Authorized(req, res)) return;
              absl::StatusOr<v1::Job> job = backend.CancelJob(req.matches[1]);
              if (!job.ok()) return SendError(res, job.status());
-             SendJson(res, 200, ToJson(*job));
+             SendJson(res, 200, JobJson(*job));
            });
     s.Delete(R"(/v1/jobs/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
       if (!Authorized(req, res)) return;
       if (absl::Status st = backend.DeleteJob(req.matches[1]); !st.ok()) return SendError(res, st);
-      SendJson(res, 200, "{}");
+      SendJson(res, 200,
+               json::Object().Add("type", "deleted").Add("id", req.matches[1].str()).Close());
     });
     s.Get("/healthz", [this](const httplib::Request&, httplib::Response& res) {
       const bool serving = backend.Serving();
       SendJson(res, serving ? 200 : 503,
-               json::Object().Add("status", serving ? "SERVING" : "NOT_SERVING").Close());
+               json::Object()
+                   .Add("type", "health")
+                   .Add("status", serving ? "serving" : "not_serving")
+                   .Close());
     });
     s.Get("/metrics", [this](const httplib::Request& req, httplib::Response& res) {
       if (!Authorized(req, res)) return;

@@ -54,6 +54,13 @@ absl::StatusOr<v1::SearchOptions> SearchOptionsFromQuery(const QueryLookup& quer
   return options;
 }
 
+const std::vector<std::string>& AnalyzeParameters() {
+  static const std::vector<std::string> names = {"fen",    "moves",    "chess960",  "side",
+                                                 "budget", "table_mb", "tablebase", "rules",
+                                                 "claim",  "claimant", "claimed"};
+  return names;
+}
+
 absl::StatusOr<v1::AnalyzeRequest> AnalyzeRequestFromQuery(const QueryLookup& query) {
   v1::AnalyzeRequest request;
   const std::optional<std::string> fen = query("fen");

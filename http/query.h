@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "arbiter/v1/arbiter.pb.h"
@@ -23,6 +24,8 @@ absl::StatusOr<v1::SearchOptions> SearchOptionsFromQuery(const QueryLookup& quer
 // rules default to the claim's), claimant (white, black), claimed (win,
 // draw).
 absl::StatusOr<v1::AnalyzeRequest> AnalyzeRequestFromQuery(const QueryLookup& query);
+// The parameters AnalyzeRequestFromQuery reads (the keys of a POST body).
+const std::vector<std::string>& AnalyzeParameters();
 
 // A non-negative integer parameter; `fallback` when absent.
 absl::StatusOr<int64_t> IntegerFromQuery(const QueryLookup& query, const std::string& name,

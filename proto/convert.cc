@@ -39,14 +39,6 @@ v1::CanMate ToProto(CanMate c) {
   return v1::CAN_MATE_UNKNOWN;
 }
 
-// A proof kind from the wire: its text form (core/domain/can_mate.h), ""
-// for none.
-absl::StatusOr<MateProof> ProofFromProto(const std::string& text) {
-  std::optional<MateProof> proof = ParseMateProof(text);
-  if (!proof) return absl::InvalidArgumentError(absl::StrCat("unknown proof \"", text, "\""));
-  return *proof;
-}
-
 CanMate FromProto(v1::CanMate c) {
   if (c == v1::CAN_MATE_YES) return CanMate::kYes;
   if (c == v1::CAN_MATE_NO) return CanMate::kNo;
@@ -82,6 +74,14 @@ absl::StatusOr<Enum> EnumFromProto(ProtoEnum value, Enum last) {
   if (int(value) < 1 || int(value) > int(last) + 1)
     return absl::InvalidArgumentError(absl::StrCat("enum value ", int(value), " out of range"));
   return Enum(int(value) - 1);
+}
+
+// A proof kind from the wire: UNSPECIFIED is none (an unset MateAbility).
+absl::StatusOr<MateProof> ProofFromProto(v1::MateProof proof) {
+  if (proof == v1::MATE_PROOF_UNSPECIFIED) return MateProof::kNone;
+  absl::StatusOr<MateProof> out = EnumFromProto(proof, MateProof::kLoneKing);
+  if (!out.ok()) return absl::InvalidArgumentError(absl::StrCat("proof: ", out.status().message()));
+  return out;
 }
 
 absl::StatusOr<std::optional<Color>> OptionalColor(v1::Color c) {
@@ -161,7 +161,7 @@ absl::StatusOr<std::vector<Move>> ParseAlternatives(
 
 void ToProto(const Position& pos, const MateAbility& m, v1::MateAbility* out) {
   out->set_answer(ToProto(m.answer));
-  out->set_proof(ToString(m.proof));
+  out->set_proof(EnumToProto<v1::MateProof>(m.proof));
   AddLine(pos, m.line, out->mutable_line());
   for (const std::string& san : m.line_san) out->add_line_san(san);
 }
@@ -289,7 +289,7 @@ void ToProto(const ClaimRuling& c, v1::ClaimRuling* out) {
   if (c.opponent_can_mate && pos.ok())
     ToProto(*pos, *c.opponent_can_mate, out->mutable_opponent_can_mate());
   if (c.tablebase) ToProto(*c.tablebase, out->mutable_tablebase());
-  if (c.result) out->set_result(ToString(*c.result));
+  if (c.result) out->set_result(EnumToProto<v1::GameResult>(*c.result));
   if (c.ply) out->set_ply(*c.ply);
   out->set_fen(c.fen);
   out->set_chess960(c.chess960);
@@ -329,10 +329,10 @@ absl::StatusOr<ClaimRuling> FromProto(const v1::ClaimRuling& c) {
     if (!probe.ok()) return probe.status();
     out.tablebase = *std::move(probe);
   }
-  if (!c.result().empty()) {
-    std::optional<GameResult> result = ParseGameResult(c.result());
-    if (!result)
-      return absl::InvalidArgumentError(absl::StrCat("claim result \"", c.result(), "\""));
+  if (c.result() != v1::GAME_RESULT_UNSPECIFIED) {
+    absl::StatusOr<GameResult> result = EnumFromProto(c.result(), GameResult::kDoubleForfeit);
+    if (!result.ok())
+      return absl::InvalidArgumentError(absl::StrCat("claim result: ", result.status().message()));
     out.result = *result;
   }
   if (c.has_ply()) out.ply = c.ply();
@@ -430,7 +430,7 @@ v1::GameRecord ToProto(const RawGame& game) {
   }
   out.set_result_token(game.result_token);
   out.set_closing_comment(game.closing_comment);
-  out.set_encoding(game.encoding);
+  out.set_encoding(EnumToProto<v1::TextEncoding>(game.encoding));
   out.set_error_code(int(game.error.code()));
   out.set_error_message(std::string(game.error.message()));
   return out;
@@ -475,7 +475,9 @@ RawGame FromProto(const v1::GameRecord& record) {
   }
   out.result_token = record.result_token();
   out.closing_comment = record.closing_comment();
-  out.encoding = record.encoding();
+  // UNSPECIFIED (a sender that says nothing): as written, UTF-8.
+  out.encoding = record.encoding() == v1::TEXT_ENCODING_WINDOWS_1252 ? RecordEncoding::kWindows1252
+                                                                     : RecordEncoding::kUtf8;
   // A code outside absl's range still marks the record as unreadable.
   if (record.error_code() != 0) {
     const int code = record.error_code();
@@ -496,8 +498,8 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
   if (v.ruling) {
     const Ruling& r = *v.ruling;
     v1::Ruling* pr = out.mutable_ruling();
-    pr->set_ruling(ToString(r.ruling));
-    pr->set_rule(ToString(r.rule));
+    pr->set_ruling(EnumToProto<v1::GameResult>(r.ruling));
+    pr->set_rule(EnumToProto<v1::Rule>(r.rule));
     pr->set_article(r.article);
     if (r.ended_at_ply) pr->set_ended_at_ply(*r.ended_at_ply);
     pr->set_moves_after_end(r.moves_after_end);
@@ -510,7 +512,7 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
       pr->set_winner_side(ToProto(*r.winner_side));
       v1::MateAbility* wm = pr->mutable_winner_can_mate();
       wm->set_answer(ToProto(r.winner_can_mate.answer));
-      wm->set_proof(ToString(r.winner_can_mate.proof));
+      wm->set_proof(EnumToProto<v1::MateProof>(r.winner_can_mate.proof));
       // The line is the verdict's winner_line (UCI from end_fen); not repeated.
     }
     for (const std::string& g : r.claim_grounds) pr->add_claim_grounds(g);
@@ -523,14 +525,13 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
     for (const ClaimRuling& c : r.claims) ToProto(c, pr->add_claims());
   }
   out.set_first_move_after_end(Utf8(v.first_move_after_end));
-  out.set_encoding(v.encoding);
+  out.set_encoding(EnumToProto<v1::TextEncoding>(v.encoding));
   out.set_end_fen(v.end_fen);
   for (const std::string& m : v.winner_line) out.add_winner_line(m);
   for (const std::string& m : v.winner_line_san) out.add_winner_line_san(m);
   out.set_error(Utf8(v.error));
   out.set_error_line(v.error_line);
-  // "" for the FIDE Laws, as the field has always said.
-  out.set_rules(v.rules == Ruleset::kFide ? "" : ToString(v.rules));
+  out.set_rules(ToProto(v.rules));
   out.set_detail(v.detail);
   if (v.tablebase) {
     v1::TablebaseJudgement* t = out.mutable_tablebase();
@@ -552,25 +553,23 @@ absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
   out.winner_line.assign(v.winner_line().begin(), v.winner_line().end());
   out.error = v.error();
   out.error_line = v.error_line();
-  if (v.rules().empty()) {
-    out.rules = Ruleset::kFide;
-  } else if (std::optional<Ruleset> rules = ParseRuleset(v.rules())) {
-    out.rules = *rules;
-  } else {
-    return absl::InvalidArgumentError(absl::StrCat("unknown rules \"", v.rules(), "\""));
-  }
+  absl::StatusOr<Ruleset> rules = FromProto(v.rules());
+  if (!rules.ok()) return rules.status();
+  out.rules = *rules;
   out.detail = v.detail();
   out.first_move_after_end = v.first_move_after_end();
-  out.encoding = v.encoding();
+  out.encoding = v.encoding() == v1::TEXT_ENCODING_WINDOWS_1252 ? RecordEncoding::kWindows1252
+                                                                : RecordEncoding::kUtf8;
   if (v.has_ruling()) {
     const v1::Ruling& pr = v.ruling();
     Ruling r;
-    std::optional<GameResult> result = ParseGameResult(pr.ruling());
-    if (!result)
-      return absl::InvalidArgumentError(absl::StrCat("unknown ruling \"", pr.ruling(), "\""));
+    absl::StatusOr<GameResult> result = EnumFromProto(pr.ruling(), GameResult::kDoubleForfeit);
+    if (!result.ok())
+      return absl::InvalidArgumentError(absl::StrCat("ruling: ", result.status().message()));
     r.ruling = *result;
-    std::optional<Rule> rule = ParseRule(pr.rule());
-    if (!rule) return absl::InvalidArgumentError(absl::StrCat("unknown rule \"", pr.rule(), "\""));
+    absl::StatusOr<Rule> rule = EnumFromProto(pr.rule(), Rule::kFlagFallInsufficientMaterial);
+    if (!rule.ok())
+      return absl::InvalidArgumentError(absl::StrCat("rule: ", rule.status().message()));
     r.rule = *rule;
     r.article = pr.article();
     r.ended_at_ply = Optional(pr.has_ended_at_ply(), int(pr.ended_at_ply()));
@@ -650,6 +649,7 @@ v1::Assessment ToProto(const PositionAnalysis& a) {
   for (Move m : a.assessment.claims.fifty_moves) c->add_fifty_moves(ToUci(pos, m));
   if (a.tablebase) ToProto(*a.tablebase, out.mutable_tablebase());
   if (a.claim) ToProto(*a.claim, out.mutable_claim());
+  out.set_rules(ToProto(a.rules));
   return out;
 }
 
@@ -657,6 +657,9 @@ absl::StatusOr<PositionAnalysis> FromProto(const v1::Assessment& a) {
   absl::StatusOr<Position> pos = Position::FromFen(a.fen(), a.chess960());
   if (!pos.ok()) return pos.status();
   PositionAnalysis out{*pos, {}, std::nullopt, std::nullopt};
+  absl::StatusOr<Ruleset> rules = FromProto(a.rules());
+  if (!rules.ok()) return rules.status();
+  out.rules = *rules;
   out.assessment.status = FromProto(a.status());
   absl::StatusOr<MateAbility> white = FromProto(*pos, a.white());
   if (!white.ok()) return white.status();
@@ -696,7 +699,7 @@ namespace {
 
 void ToProto(const chess99::SideWinAbility& s, v1::Chess99Side* out) {
   out->set_can_win(ToProto(s.answer));
-  out->set_proof(ToString(s.proof));
+  out->set_proof(EnumToProto<v1::MateProof>(s.proof));
   out->set_section(s.section);
   for (const std::string& m : s.line) out->add_line(m);
 }
@@ -721,7 +724,7 @@ v1::Assessment ToProto(const Chess99Report& r) {
   out.set_fen(r.fen);
   const chess99::PositionAnalysis& a = r.analysis;
   v1::Chess99Assessment* c = out.mutable_chess99();
-  c->set_status(a.status);
+  c->set_status(EnumToProto<v1::Chess99Status>(a.status));
   c->set_section(a.section);
   c->set_side_to_move(a.side_to_move == chess99::kWhite ? v1::COLOR_WHITE : v1::COLOR_BLACK);
   ToProto(a.can_win[chess99::kWhite], c->mutable_white());
@@ -731,7 +734,7 @@ v1::Assessment ToProto(const Chess99Report& r) {
     pk->set_move(k.move);
     pk->set_site(k.site);
     pk->set_wins(k.wins);
-    pk->set_rule(ToString(k.rule));
+    pk->set_rule(EnumToProto<v1::Rule>(k.rule));
     pk->set_section(k.section);
   }
   c->set_king_capture_claim(a.d5_claim_available);
@@ -748,7 +751,11 @@ absl::StatusOr<Chess99Report> Chess99FromProto(const v1::Assessment& in) {
   Chess99Report r;
   r.fen = in.fen();
   chess99::PositionAnalysis& a = r.analysis;
-  a.status = c.status();
+  absl::StatusOr<chess99::PositionStatus> status =
+      EnumFromProto(c.status(), chess99::PositionStatus::kNoMove);
+  if (!status.ok())
+    return absl::InvalidArgumentError(absl::StrCat("Chess 99 status: ", status.status().message()));
+  a.status = *status;
   a.section = c.section();
   a.side_to_move = c.side_to_move() == v1::COLOR_BLACK ? chess99::kBlack : chess99::kWhite;
   for (auto [side, proto] :
@@ -758,8 +765,10 @@ absl::StatusOr<Chess99Report> Chess99FromProto(const v1::Assessment& in) {
     a.can_win[side] = *std::move(s);
   }
   for (const v1::Chess99KingCapture& k : c.king_captures()) {
-    std::optional<Rule> rule = ParseRule(k.rule());
-    if (!rule) return absl::InvalidArgumentError(absl::StrCat("unknown rule \"", k.rule(), "\""));
+    absl::StatusOr<Rule> rule = EnumFromProto(k.rule(), Rule::kFlagFallInsufficientMaterial);
+    if (!rule.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("king capture rule: ", rule.status().message()));
     a.king_captures.push_back({k.move(), k.site(), k.wins(), *rule, k.section()});
   }
   a.d5_claim_available = c.king_capture_claim();

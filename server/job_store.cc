@@ -10,8 +10,11 @@
 namespace arbiter::coordinator {
 namespace {
 
-// The tables below; raised with every change of them.
-constexpr int kSchemaVersion = 1;
+// The tables below and the form of the verdicts stored in them; raised
+// with every change of either. 2: the typed wire of 2026-12-01, whose
+// verdicts an older coordinator cannot read, nor this one theirs
+// (proto/README.md, "Compatibility").
+constexpr int kSchemaVersion = 2;
 
 // Finalizes a statement however the function returns.
 struct Statement {
@@ -65,6 +68,21 @@ absl::StatusOr<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path
   if (!version.ok())
     return absl::InternalError(
         absl::StrCat("job database ", path, ": ", version.status().message()));
+  // A database of the string-typed wire (versions 0 and 1) holds verdicts
+  // this coordinator would misread: refused, with what to do, rather than
+  // served as errors or empty rulings. An empty one (no job) is upgraded.
+  if (*version == "0" || *version == "1") {
+    absl::StatusOr<std::string> jobs = store->Text("SELECT count(*) FROM jobs");
+    if (!jobs.ok())
+      return absl::InternalError(
+          absl::StrCat("job database ", path, ": ", jobs.status().message()));
+    if (*jobs != "0")
+      return absl::FailedPreconditionError(absl::StrCat(
+          "job database ", path, " holds ", *jobs, " jobs stored by a coordinator from before ",
+          "2026-12-01 (schema version ", *version, "), whose verdicts this version cannot read; ",
+          "read their results with that version, then move the database away"));
+    *version = "0";
+  }
   if (*version != "0" && *version != std::to_string(kSchemaVersion)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "job database ", path, " has schema version ", *version, "; this coordinator reads ",

@@ -198,9 +198,10 @@ TEST(Chess99Verdict, JsonSaysTheRulesAndWhy) {
   EXPECT_NE(json.find("\"detail\": \"White captured the king, but its own king is then in check\""),
             std::string::npos)
       << json;
-  // A chess record has neither field.
+  // A chess record says its rules, and has no detail.
   GameVerdict chess = Verify("[Result \"*\"]\n\n1. e4 *\n");
-  EXPECT_EQ(GameVerdictJson(chess).find("\"rules\""), std::string::npos);
+  EXPECT_NE(GameVerdictJson(chess).find("\"rules\": \"fide\""), std::string::npos);
+  EXPECT_NE(GameVerdictJson(chess).find("\"detail\": null"), std::string::npos);
 }
 
 TEST(Chess99Analysis, ReportsWinsDrawsAndClaims) {

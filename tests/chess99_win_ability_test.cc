@@ -48,7 +48,7 @@ TEST(Chess99WinAbility, LoneKingAndBareKingsAreProvedNo) {
     EXPECT_EQ(w.proof, MateProof::kBareKings);
     EXPECT_EQ(w.section, "D8 §5.4");
   }
-  EXPECT_EQ(AnalyzePosition(bare).status, "bare_kings");
+  EXPECT_EQ(AnalyzePosition(bare).status, PositionStatus::kBareKings);
 }
 
 TEST(Chess99WinAbility, LongerCooperativeLines) {
@@ -95,7 +95,7 @@ TEST(Chess99WinAbility, BudgetExhaustedIsUnknown) {
 TEST(Chess99WinAbility, KingCapturesNowAndClaims) {
   // E10: Kxe5 only draws (D4), Nxe5 wins; a D5 claim is available.
   const PositionAnalysis a = AnalyzePosition(Pos("9/9/9/2N6/3Kk4/9/2b6/9/9 w - - 0 60"));
-  EXPECT_EQ(a.status, "ongoing");
+  EXPECT_EQ(a.status, PositionStatus::kOngoing);
   ASSERT_EQ(a.king_captures.size(), 2u);
   for (const KingCaptureNow& k : a.king_captures) {
     if (k.move == "d5e5") {
@@ -144,7 +144,7 @@ TEST(Chess99WinAbility, NoMoveStatus) {
   const PositionAnalysis a = AnalyzePosition(Pos(
       "BBBBBBBBB/PPPPPPPPP/PPPPPPPPP/PPPPPPPPP/PPPPPPPPP/PPPPPPPPP/PPPPPPPPP/PPPPKPPPP/k2BRB3 w - "
       "- 0 1"));
-  EXPECT_EQ(a.status, "no_move");
+  EXPECT_EQ(a.status, PositionStatus::kNoMove);
   EXPECT_EQ(a.section, "§7.9");
   EXPECT_EQ(a.can_win[kBlack].answer, WinAbility::kNo);  // lone king
 }

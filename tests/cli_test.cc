@@ -378,8 +378,8 @@ TEST(Cli, VerifyBundledExampleInAllFormats) {
   std::vector<std::string> lines = Lines(jsonl.out);
   ASSERT_GE(lines.size(), 2u);
   for (size_t i = 0; i + 1 < lines.size(); ++i)
-    EXPECT_EQ(lines[i].rfind("{\"game\": " + std::to_string(i + 1) + ",", 0), 0u) << lines[i];
-  EXPECT_EQ(lines.back().rfind("{\"summary\": ", 0), 0u);
+    EXPECT_EQ(testing::GameOfRecord(lines[i]), int64_t(i + 1)) << lines[i];
+  EXPECT_TRUE(testing::IsSummaryRecord(lines.back())) << lines.back();
   testing::CommandResult csv = Arbiter("verify --format csv " + example);
   EXPECT_EQ(Lines(csv.out).size(), lines.size());  // header + one row per game
   testing::CommandResult text = Arbiter("verify " + example);

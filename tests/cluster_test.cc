@@ -638,10 +638,10 @@ TEST_F(Cluster, RequestsOverTheLimitsAreRefusedClearly) {
       for (const v1::IdentifiedVerdict& v : response.verdicts()) got.push_back(v);
     EXPECT_TRUE(stream->Finish().ok());
     ASSERT_EQ(got.size(), 3u);
-    EXPECT_EQ(got[0].verdict().ruling().rule(), "checkmate");
+    EXPECT_EQ(got[0].verdict().ruling().rule(), v1::RULE_CHECKMATE);
     EXPECT_PRED_FORMAT2(testing::Contains, got[1].verdict().error(), "more than 10000");
     EXPECT_EQ(got[2].id(), "g2");
-    EXPECT_EQ(got[2].verdict().ruling().rule(), "checkmate");
+    EXPECT_EQ(got[2].verdict().ruling().rule(), v1::RULE_CHECKMATE);
   }
 }
 

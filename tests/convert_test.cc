@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "absl/strings/str_cat.h"
 #include "core/io/byte_source.h"
 #include "core/render/claim_text.h"
 #include "core/render/game_verdict_json.h"
@@ -133,9 +134,7 @@ TEST(Convert, AssessmentsRenderTheSameAfterTheWire) {
     ASSERT_TRUE(a.ok()) << a.status();
     absl::StatusOr<PositionAnalysis> back = wire::FromProto(Reparsed(wire::ToProto(*a)));
     ASSERT_TRUE(back.ok()) << back.status();
-    EXPECT_EQ(AssessmentJson(back->position, back->assessment),
-              AssessmentJson(a->position, a->assessment))
-        << fen;
+    EXPECT_EQ(AssessmentJson(*back), AssessmentJson(*a)) << fen;
     EXPECT_EQ(back->assessment.white.line_san, a->assessment.white.line_san);
     EXPECT_EQ(back->assessment.black.line_san, a->assessment.black.line_san);
   }
@@ -221,6 +220,66 @@ TEST(Convert, SanFromASenderWithoutIt) {
   ASSERT_TRUE(spelled.ok()) << spelled.status();
   EXPECT_EQ(spelled->winner_line_san, verdict.winner_line_san);
   EXPECT_EQ(GameVerdictJson(*spelled), GameVerdictJson(verdict));
+}
+
+// The wire's enums name core's values: every rule, result, proof, rule set
+// and encoding travels as the proto value of the same name (core's text
+// form in capitals, after the enum's prefix), and comes back as itself.
+std::string WireName(std::string_view prefix, std::string_view text) {
+  std::string out(prefix);
+  for (char c : text) out += c == '-' ? '_' : char(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+TEST(Convert, EnumsTravelByName) {
+  const auto reparsed = [](const GameVerdict& v) {
+    absl::StatusOr<GameVerdict> back = wire::FromProto(Reparsed(wire::ToProto(v)));
+    EXPECT_TRUE(back.ok()) << back.status();
+    return back.ok() ? *back : GameVerdict{};
+  };
+  GameVerdict v;
+  v.ruling.emplace();
+  v.ruling->winner_side = kWhite;
+  for (int i = 0; i <= int(Rule::kFlagFallInsufficientMaterial); ++i) {
+    v.ruling->rule = Rule(i);
+    EXPECT_EQ(v1::Rule_Name(wire::ToProto(v).ruling().rule()),
+              WireName("RULE_", ToString(Rule(i))));
+    EXPECT_EQ(reparsed(v).ruling->rule, Rule(i));
+  }
+  const std::pair<GameResult, const char*> results[] = {
+      {GameResult::kUnfinished, "UNFINISHED"},
+      {GameResult::kWhiteWins, "WHITE_WINS"},
+      {GameResult::kBlackWins, "BLACK_WINS"},
+      {GameResult::kDraw, "DRAW"},
+      {GameResult::kDoubleForfeit, "DOUBLE_FORFEIT"}};
+  for (const auto& [result, name] : results) {
+    v.ruling->ruling = result;
+    EXPECT_EQ(v1::GameResult_Name(wire::ToProto(v).ruling().ruling()),
+              absl::StrCat("GAME_RESULT_", name));
+    EXPECT_EQ(reparsed(v).ruling->ruling, result);
+  }
+  for (int i = 0; i <= int(MateProof::kLoneKing); ++i) {
+    v.ruling->winner_can_mate.proof = MateProof(i);
+    const std::string text = i == 0 ? "none" : ToString(MateProof(i));
+    EXPECT_EQ(v1::MateProof_Name(wire::ToProto(v).ruling().winner_can_mate().proof()),
+              WireName("MATE_PROOF_", text));
+    EXPECT_EQ(reparsed(v).ruling->winner_can_mate.proof, MateProof(i));
+  }
+  for (Ruleset rules : {Ruleset::kFide, Ruleset::kUscf, Ruleset::kIccf, Ruleset::kChess99}) {
+    v.rules = rules;
+    EXPECT_EQ(v1::Ruleset_Name(wire::ToProto(v).rules()),
+              rules == Ruleset::kFide ? "RULESET_CHESS" : WireName("RULESET_", ToString(rules)));
+    EXPECT_EQ(reparsed(v).rules, rules);
+  }
+  v.encoding = RecordEncoding::kWindows1252;
+  EXPECT_EQ(wire::ToProto(v).encoding(), v1::TEXT_ENCODING_WINDOWS_1252);
+  EXPECT_EQ(reparsed(v).encoding, RecordEncoding::kWindows1252);
+  // A value this build does not know is refused, not read as another.
+  v1::GameVerdict unknown = wire::ToProto(v);
+  unknown.mutable_ruling()->set_rule(v1::Rule(999));
+  EXPECT_FALSE(wire::FromProto(unknown).ok());
+  unknown.mutable_ruling()->set_rule(v1::RULE_UNSPECIFIED);
+  EXPECT_FALSE(wire::FromProto(unknown).ok());
 }
 
 TEST(Convert, SearchOptionsOutOfRangeAreRefused) {

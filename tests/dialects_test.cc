@@ -64,8 +64,7 @@ TEST(Dialects, EveryFixtureRecordIsRuledAsExpected) {
     ASSERT_EQ(r.exit_code, 0) << file;
     std::map<int, std::string> records;
     for (const std::string& line : testing::Lines(r.out)) {
-      if (!line.starts_with("{\"game\": ")) continue;
-      records[std::stoi(line.substr(9))] = line;
+      if (const int64_t game = testing::GameOfRecord(line); game > 0) records[int(game)] = line;
     }
     EXPECT_EQ(records.size(), games.size()) << file << ": every game needs its expectation";
     for (const Expectation& e : games) {

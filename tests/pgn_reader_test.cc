@@ -569,7 +569,7 @@ void ExpectUtf8Game(const RawGame& game) {
 TEST(pgn_reader, EncodingWindows1252GameComesOutInUtf8) {
   std::vector<RawGame> games = ReadAll(kWindows1252Game);
   ASSERT_EQ(games.size(), 1u);
-  EXPECT_EQ(games[0].encoding, "windows-1252");
+  EXPECT_EQ(games[0].encoding, RecordEncoding::kWindows1252);
   EXPECT_EQ(*games[0].Tag("White"), "M\xC3\xBCller, J\xC3\xB6rg");  // Müller, Jörg
   ExpectUtf8Game(games[0]);
 }
@@ -577,13 +577,13 @@ TEST(pgn_reader, EncodingWindows1252GameComesOutInUtf8) {
 TEST(pgn_reader, EncodingUtf8GameIsKeptAsItIs) {
   std::vector<RawGame> games = ReadAll(kUtf8Game);
   ASSERT_EQ(games.size(), 1u);
-  EXPECT_EQ(games[0].encoding, "");
+  EXPECT_EQ(games[0].encoding, RecordEncoding::kUtf8);
   ExpectUtf8Game(games[0]);
   // An ASCII game: UTF-8 too.
   games = ReadAll(kTwoGames);
   ASSERT_EQ(games.size(), 2u);
-  EXPECT_EQ(games[0].encoding, "");
-  EXPECT_EQ(games[1].encoding, "");
+  EXPECT_EQ(games[0].encoding, RecordEncoding::kUtf8);
+  EXPECT_EQ(games[1].encoding, RecordEncoding::kUtf8);
 }
 
 // Each game has its own encoding, whatever the one before it had (the
@@ -595,7 +595,8 @@ TEST(pgn_reader, EncodingIsDecidedPerGame) {
     SCOPED_TRACE(keep_comments);
     std::vector<RawGame> games = ReadAll(text, PgnReaderOptions{.keep_comments = keep_comments});
     ASSERT_EQ(games.size(), 7u);
-    const Strings expected = {"windows-1252", "", "", "", "windows-1252", "windows-1252", ""};
+    constexpr RecordEncoding kW = RecordEncoding::kWindows1252, kU = RecordEncoding::kUtf8;
+    const std::vector<RecordEncoding> expected = {kW, kU, kU, kU, kW, kW, kU};
     for (size_t g = 0; g < games.size(); ++g) {
       EXPECT_EQ(games[g].encoding, expected[g]) << "game " << g + 1;
       EXPECT_TRUE(games[g].error.ok()) << games[g].error;
@@ -623,14 +624,14 @@ TEST(pgn_reader, EncodingCoversTheWholeGameWithOrWithoutComments) {
     SCOPED_TRACE(keep_comments);
     std::vector<RawGame> games = ReadAll(text, PgnReaderOptions{.keep_comments = keep_comments});
     ASSERT_EQ(games.size(), 1u);
-    EXPECT_EQ(games[0].encoding, "windows-1252");
+    EXPECT_EQ(games[0].encoding, RecordEncoding::kWindows1252);
     EXPECT_EQ(*games[0].Tag("White"), "\u00C3\u00A9");  // "Ã©": what those bytes are in it
     EXPECT_EQ(games[0].moves[0].comment, keep_comments ? "\u00E9t\u00E9" : "");
   }
   // A comment before the first move is kept in neither case: it does not count.
   std::vector<RawGame> games = ReadAll("[White \"\xC3\xA9\"]\n\n{\xE9t\xE9} 1. e4 *\n");
   ASSERT_EQ(games.size(), 1u);
-  EXPECT_EQ(games[0].encoding, "");
+  EXPECT_EQ(games[0].encoding, RecordEncoding::kUtf8);
   EXPECT_EQ(*games[0].Tag("White"), "\u00E9");
 }
 
@@ -645,22 +646,22 @@ TEST(pgn_reader, EncodingOfGamesWithErrors) {
       std::string(39, 'x') + "\xC3\xA9 *\n\n" +  // a valid token cut in the message
       kTwoGames);
   ASSERT_EQ(games.size(), 6u);
-  EXPECT_EQ(games[0].encoding, "windows-1252");
+  EXPECT_EQ(games[0].encoding, RecordEncoding::kWindows1252);
   EXPECT_EQ(*games[0].Tag("White"), "M\u00FCller");
   EXPECT_PRED_FORMAT2(Contains, std::string(games[0].error.message()),
                       "unexpected token \"Zebr\u00E4\"");
-  EXPECT_EQ(games[1].encoding, "");
+  EXPECT_EQ(games[1].encoding, RecordEncoding::kUtf8);
   EXPECT_EQ(*games[1].Tag("White"), "M\u00FCller");
   EXPECT_PRED_FORMAT2(Contains, std::string(games[1].error.message()),
                       "unexpected token \"Zebr\uFFFD\"");
-  EXPECT_EQ(games[2].encoding, "windows-1252");
+  EXPECT_EQ(games[2].encoding, RecordEncoding::kWindows1252);
   EXPECT_EQ(*games[2].Tag("White"), "M\u00FCller");
   EXPECT_PRED_FORMAT2(Contains, std::string(games[2].error.message()), "unterminated string");
-  EXPECT_EQ(games[3].encoding, "");
+  EXPECT_EQ(games[3].encoding, RecordEncoding::kUtf8);
   EXPECT_PRED_FORMAT2(Contains, std::string(games[3].error.message()),
                       std::string(39, 'x') + "\uFFFD...\"");
-  EXPECT_EQ(games[4].encoding, "");
-  EXPECT_EQ(games[5].encoding, "");
+  EXPECT_EQ(games[4].encoding, RecordEncoding::kUtf8);
+  EXPECT_EQ(games[5].encoding, RecordEncoding::kUtf8);
 }
 
 }  // namespace

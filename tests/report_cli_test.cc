@@ -109,12 +109,12 @@ std::string WriteGames(const fs::path& dir) {
 std::vector<int64_t> DisputedGames(const std::string& jsonl) {
   std::vector<int64_t> out;
   for (const std::string& line : testing::Lines(jsonl)) {
-    if (line.rfind("{\"game\": ", 0) != 0) continue;
+    if (testing::GameOfRecord(line) < 0) continue;
     if (line.find("\"agrees\": false") != std::string::npos ||
         line.find("\"certain\": false") != std::string::npos ||
         line.find("\"error\": {") != std::string::npos ||
         line.find("\"tablebase_contradiction\": true") != std::string::npos)
-      out.push_back(std::stoll(line.substr(9)));
+      out.push_back(testing::GameOfRecord(line));
   }
   return out;
 }

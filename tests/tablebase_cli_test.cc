@@ -60,13 +60,12 @@ TEST(TablebaseCli, AnalyzeKQvKWin) {
   EXPECT_PRED_FORMAT2(Contains, json,
                       "\"moves\": [{\"uci\": \"b1e4\", \"san\": \"Qe4\", \"category\": \"loss\", "
                       "\"dtz\": -10, \"precise_dtz\": -10, \"zeroing\": false");
-  // Tables add one key at the end; everything before it is unchanged.
+  // Tables fill the tablebase keys; every key before them is unchanged.
   testing::CommandResult plain = Arbiter("analyze --json --fen '" + fen + "'");
   ASSERT_EQ(plain.exit_code, 0);
-  EXPECT_EQ(plain.out.find("tablebase"), std::string::npos);
-  ASSERT_EQ(plain.out.substr(plain.out.size() - 2), "}\n");
-  const std::string before = plain.out.substr(0, plain.out.size() - 2);
-  EXPECT_EQ(json.rfind(before + ", \"tablebase\": {", 0), 0u) << json;
+  const size_t keys = plain.out.find(", \"tablebase\": null, \"tablebase_source\": null, ");
+  ASSERT_NE(keys, std::string::npos) << plain.out;
+  EXPECT_EQ(json.rfind(plain.out.substr(0, keys) + ", \"tablebase\": {", 0), 0u) << json;
 
   testing::CommandResult text = Arbiter("analyze --syzygy " + tables + " --fen '" + fen + "'");
   EXPECT_PRED_FORMAT2(Contains, text.out,
@@ -120,13 +119,15 @@ TEST(TablebaseCli, AnalyzeNotCovered) {
   // Castling rights: Syzygy tables have none, even for four men.
   const std::string castling = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1";
   EXPECT_PRED_FORMAT2(Contains, AnalyzeJson(tables, castling),
-                      "\"tablebase\": null, \"tablebase_source\": \"syzygy\"}");
+                      "\"tablebase\": null, \"tablebase_source\": \"syzygy\", "
+                      "\"tablebase_not_covered\": \"position has castling rights");
   testing::CommandResult text = Arbiter("analyze --syzygy " + tables + " --fen '" + castling + "'");
   EXPECT_PRED_FORMAT2(Contains, text.out, "Tablebase: not covered (position has castling rights");
   // Six men: more than the largest table.
   const std::string six = "4k3/8/8/8/8/8/PPPP4/4K3 w - - 0 1";
   EXPECT_PRED_FORMAT2(Contains, AnalyzeJson(tables, six),
-                      "\"tablebase\": null, \"tablebase_source\": \"syzygy\"}");
+                      "\"tablebase\": null, \"tablebase_source\": \"syzygy\", "
+                      "\"tablebase_not_covered\": \"position has 6 pieces");
   text = Arbiter("analyze --syzygy " + tables + " --fen '" + six + "'");
   EXPECT_PRED_FORMAT2(
       Contains, text.out,
@@ -147,14 +148,17 @@ TEST(TablebaseCli, AnalyzeBatchAndDirectoryLists) {
     EXPECT_PRED_FORMAT2(Contains, lines[0], "\"tablebase\": {\"category\": \"loss\", \"dtz\": -14");
     EXPECT_PRED_FORMAT2(Contains, lines[1], "\"error\"");
     EXPECT_PRED_FORMAT2(Contains, lines[2],
-                        "\"tablebase\": null, \"tablebase_source\": \"syzygy\"}");
+                        "\"tablebase\": null, \"tablebase_source\": \"syzygy\"");
     EXPECT_EQ(r.exit_code, 1);  // the bad line
   }
   testing::CommandResult env = Arbiter("analyze " + input, false, "ARBITER_SYZYGY=" + tables);
   EXPECT_PRED_FORMAT2(Contains, env.out, "\"tablebase\": {\"category\": \"loss\"");
-  // No tables: no key at all, as before tablebases existed.
+  // No tables: the keys are null.
   testing::CommandResult none = Arbiter("analyze " + input);
-  EXPECT_EQ(none.out.find("tablebase"), std::string::npos) << none.out;
+  EXPECT_PRED_FORMAT2(Contains, none.out,
+                      "\"tablebase\": null, \"tablebase_source\": null, "
+                      "\"tablebase_not_covered\": null");
+  EXPECT_EQ(none.out.find("\"tablebase\": {"), std::string::npos) << none.out;
 }
 
 TEST(TablebaseCli, MissingOrBadPathsAreUsageErrors) {
@@ -346,7 +350,7 @@ TEST(TablebaseCli, VerifyReportsContradictionsAndNotes) {
   std::vector<std::string> rows = Lines(csv.out);
   ASSERT_EQ(rows.size(), 10u) << csv.out;
   EXPECT_PRED_FORMAT2(Contains, rows[0],
-                      ",error,error_line,tablebase_category,"
+                      ",end_fen,error,error_line,tablebase_category,"
                       "tablebase_contradiction");
   EXPECT_PRED_FORMAT2(Contains, rows[1], ",draw,true");
   EXPECT_PRED_FORMAT2(Contains, rows[4], ",cursed-win,true");
@@ -357,12 +361,15 @@ TEST(TablebaseCli, VerifyWithoutTablesIsUnchanged) {
   const std::string pgn = WriteGames();
   testing::CommandResult r = Arbiter("verify --format jsonl " + pgn);
   ASSERT_EQ(r.exit_code, 0);
-  EXPECT_EQ(r.out.find("tablebase"), std::string::npos) << r.out;
+  // The tablebase keys are there, all null.
+  EXPECT_EQ(r.out.find("\"tablebase\": {"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"tablebase_contradiction\": true"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"tablebase_contradiction\": false"), std::string::npos) << r.out;
   testing::CommandResult csv = Arbiter("verify --format csv " + pgn);
   EXPECT_EQ(Lines(csv.out)[0],
             "game,site,declared,termination,ruling,agrees,certain,rule,article,ended_at_ply,"
             "moves_after_end,winner_can_mate,termination_read_as,flag_fallen_by,"
-            "declared_grounds_hold,error,error_line");
+            "declared_grounds_hold,end_fen,error,error_line");
   testing::CommandResult text = Arbiter("verify " + pgn);
   EXPECT_EQ(text.out.find("ablebase"), std::string::npos) << text.out;
 }

@@ -25,6 +25,18 @@
 
 namespace arbiter::testing {
 
+// A JSON line of `verify --format jsonl` (docs/schema/): the game number of
+// a game's record ("type" "verdict" or "error"), or -1 for another line.
+inline int64_t GameOfRecord(const std::string& line) {
+  for (const std::string prefix :
+       {"{\"type\": \"verdict\", \"game\": ", "{\"type\": \"error\", \"game\": "})
+    if (line.starts_with(prefix)) return std::stoll(line.substr(prefix.size()));
+  return -1;
+}
+inline bool IsSummaryRecord(const std::string& line) {
+  return line.starts_with("{\"type\": \"summary\", ");
+}
+
 // Directory of the shared test material (Syzygy tables, game records):
 // $ARBITER_SHARED, else ../shared beside the source tree. Empty if absent.
 inline std::string SharedDir() {

@@ -20,6 +20,8 @@ namespace arbiter {
 namespace {
 
 using ::arbiter::testing::Contains;
+using ::arbiter::testing::GameOfRecord;
+using ::arbiter::testing::IsSummaryRecord;
 using ::arbiter::testing::Lines;
 
 // Runs the arbiter binary with `args` (shell words); stderr is kept only
@@ -51,13 +53,13 @@ struct Run {
 Run ParseJsonl(const std::string& out) {
   Run run;
   for (const std::string& line : Lines(out)) {
-    if (line.rfind("{\"summary\": ", 0) == 0) {
+    if (IsSummaryRecord(line)) {
       EXPECT_TRUE(run.summary.empty()) << "two summaries";
       run.summary = line;
       continue;
     }
-    EXPECT_EQ(line.rfind("{\"game\": ", 0), 0u) << line.substr(0, 200);
-    const int64_t game = std::stoll(line.substr(9));
+    const int64_t game = GameOfRecord(line);
+    EXPECT_GT(game, 0) << line.substr(0, 200);
     EXPECT_EQ(run.records.count(game), 0u) << "game " << game << " twice";
     run.order.push_back(game);
     run.records[game] = line;
@@ -220,7 +222,7 @@ TEST(VerifyOutput, WritesWhatStdoutShowsAtomically) {
 std::vector<std::string> WithoutNumbers(const std::string& jsonl) {
   std::vector<std::string> out;
   for (const std::string& line : Lines(jsonl))
-    if (line.rfind("{\"game\": ", 0) == 0) out.push_back(line.substr(line.find(',')));
+    if (GameOfRecord(line) > 0) out.push_back(line.substr(line.find(", \"site\"")));
   return out;
 }
 

@@ -159,6 +159,18 @@ class CooperativeSearch {
 
 }  // namespace
 
+const char* ToString(PositionStatus s) {
+  switch (s) {
+    case PositionStatus::kOngoing:
+      return "ongoing";
+    case PositionStatus::kBareKings:
+      return "bare_kings";
+    case PositionStatus::kNoMove:
+      return "no_move";
+  }
+  return "?";
+}
+
 SideWinAbility CanWin(const Position& pos, Color side, const SearchLimits& limits) {
   SideWinAbility out;
   if (pos.bare_kings()) {
@@ -186,10 +198,10 @@ PositionAnalysis AnalyzePosition(const Position& pos, const SearchLimits& limits
   out.side_to_move = us;
   const std::vector<Move> moves = GenerateMoves(pos);
   if (pos.bare_kings()) {
-    out.status = "bare_kings";
+    out.status = PositionStatus::kBareKings;
     out.section = "D8 §5.4";
   } else if (moves.empty()) {
-    out.status = "no_move";
+    out.status = PositionStatus::kNoMove;
     out.section = "§7.9";
   }
   for (Color c : {kWhite, kBlack}) out.can_win[c] = CanWin(pos, c, limits);

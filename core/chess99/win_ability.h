@@ -52,10 +52,13 @@ struct KingCaptureNow {
   std::string section;             // §5.1, D4 §5.1, D7 §5.4
 };
 
+// How the position stands: ongoing; bare kings (D8: drawn); no move (§7.9:
+// the side to move cannot move and loses, or draws against a lone king).
+enum class PositionStatus : uint8_t { kOngoing, kBareKings, kNoMove };
+const char* ToString(PositionStatus s);  // "ongoing", "bare_kings", "no_move"
+
 struct PositionAnalysis {
-  // "ongoing"; "bare_kings" (D8: drawn); "no_move" (§7.9: the side to move
-  // cannot move and loses, or draws against a lone king).
-  std::string status = "ongoing";
+  PositionStatus status = PositionStatus::kOngoing;
   std::string section;
   Color side_to_move = kWhite;
   std::array<SideWinAbility, 2> can_win;  // indexed by Color

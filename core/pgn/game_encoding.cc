@@ -62,7 +62,7 @@ bool ConvertGameToUtf8(RawGame* game, bool other_text_invalid) {
   // Windows-1252 text, converted, is valid UTF-8: the message was read from
   // the same bytes.
   FixErrorMessage(&game->error, Windows1252ToUtf8);
-  game->encoding = kWindows1252;
+  game->encoding = RecordEncoding::kWindows1252;
   return true;
 }
 

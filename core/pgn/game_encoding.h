@@ -7,16 +7,13 @@
 
 namespace arbiter {
 
-// The encoding RawGame::encoding names for a game converted from Windows-1252.
-inline constexpr char kWindows1252[] = "windows-1252";
-
 // Decides the encoding of `game` as a whole (a game is written in one
 // encoding): when any of its text (tag names and values, SAN tokens, move
 // comments, closing_comment, result_token) is not valid UTF-8, or when
 // `other_text_invalid` says that text the reader did not keep (the comments
 // it dropped) was not, all of it is read as Windows-1252 and converted to
 // UTF-8 (core/util/text_encoding.h), and game->encoding becomes
-// kWindows1252. Otherwise nothing changes and encoding stays as it was ("").
+// kWindows1252. Otherwise nothing changes and encoding stays as it was.
 // Returns whether the game was converted.
 //
 // The error message quotes input bytes ("unexpected token ..."). When it is

@@ -297,7 +297,7 @@ bool PgnReader::ReadGame(RawGame* game) {
   game->result_token.clear();
   game->closing_comment.clear();
   game->error = absl::OkStatus();
-  game->encoding.clear();
+  game->encoding = RecordEncoding::kUtf8;
   dropped_text_invalid_ = false;
   game->index = 0;
   game->first_line = 0;

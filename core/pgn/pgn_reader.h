@@ -15,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "core/io/byte_source.h"
+#include "core/pgn/record_encoding.h"
 
 namespace arbiter {
 
@@ -48,11 +49,11 @@ struct RawGame {
   // fields then hold what was read before it), or the I/O error that ended
   // the input.
   absl::Status error;
-  // "" when the game's text was valid UTF-8 (kept as it was), or
-  // "windows-1252" when it was not and all of it was converted from
+  // kUtf8 when the game's text was valid UTF-8 (kept as it was), or
+  // kWindows1252 when it was not and all of it was converted from
   // Windows-1252 (core/pgn/game_encoding.h). Every text field above, the
   // error message included, is valid UTF-8 either way.
-  std::string encoding;
+  RecordEncoding encoding = RecordEncoding::kUtf8;
 
   // Value of the first tag called `name`, or null.
   const std::string* Tag(std::string_view name) const;

@@ -32,7 +32,10 @@ std::string SideJson(const chess99::SideWinAbility& s) {
 std::string Chess99ReportJson(const Chess99Report& r) {
   const chess99::PositionAnalysis& a = r.analysis;
   json::Object o;
-  o.Add("rules", "chess99").Add("fen", r.fen).Add("status", a.status);
+  o.Add("type", "assessment")
+      .Add("rules", "chess99")
+      .Add("fen", r.fen)
+      .Add("status", ToString(a.status));
   if (a.section.empty())
     o.AddNull("section");
   else
@@ -60,7 +63,8 @@ std::string Chess99ReportJson(const Chess99Report& r) {
 
 std::string Chess99ReportText(const Chess99Report& r) {
   const chess99::PositionAnalysis& a = r.analysis;
-  std::string out = absl::StrCat("Position: ", r.fen, "  (Chess 99)\nStatus:   ", a.status);
+  std::string out =
+      absl::StrCat("Position: ", r.fen, "  (Chess 99)\nStatus:   ", ToString(a.status));
   if (!a.section.empty()) absl::StrAppend(&out, " (", a.section, ")");
   for (chess99::Color c : {chess99::kWhite, chess99::kBlack}) {
     const chess99::SideWinAbility& s = a.can_win[c];

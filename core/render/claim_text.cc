@@ -35,6 +35,8 @@ std::string ClaimRulingJson(const ClaimRuling& c) {
   } else {
     o.AddNull("tablebase").AddNull("tablebase_source");
   }
+  // Why no table answered, when one was asked.
+  o.AddTextOrNull("tablebase_not_covered", c.tablebase ? c.tablebase->not_covered : "");
   return o.Close();
 }
 

@@ -8,15 +8,6 @@
 namespace arbiter {
 namespace {
 
-// The tablebase fields of a record: `tablebase` (the final position's
-// value, or null), `tablebase_contradiction` (true / false / null) and
-// `tablebase_note` (a reason or remark, or null).
-void AddTablebaseFields(const TablebaseJudgement& t, json::Object* o) {
-  o->AddRaw("tablebase", TablebasePositionJson(t.probe));
-  o->Add("tablebase_contradiction", t.contradiction);
-  o->AddTextOrNull("tablebase_note", t.note);
-}
-
 // How the record said the game ended, and what the board and clocks say of
 // it.
 void AddDeclaredEndingFields(const Ruling& r, json::Object* o) {
@@ -44,56 +35,90 @@ void AddDeclaredEndingFields(const Ruling& r, json::Object* o) {
   o->Add("clock_contradicts_result", r.clock_contradicts_result);
 }
 
+std::string WinnerJson(const GameVerdict& v, const Ruling& r) {
+  if (!r.winner_side) return "null";
+  json::Object w;
+  w.Add("side", ColorName(*r.winner_side));
+  w.Add("can_mate", ToString(r.winner_can_mate.answer));
+  w.AddTextOrNull("proof", ToString(r.winner_can_mate.proof));
+  // The SAN beside the UCI, named as analyze names it.
+  if (r.winner_can_mate.answer == CanMate::kYes) {
+    w.AddRaw("line", json::Array(v.winner_line, json::Quote));
+    w.AddRaw("line_san", json::Array(v.winner_line_san, json::Quote));
+  } else {
+    w.AddNull("line").AddNull("line_san");
+  }
+  return w.Close();
+}
+
+// The keys of a ruling, all null: an error record has every key a verdict
+// has (docs/schema/verdict.schema.json).
+constexpr const char* kRulingKeys[] = {
+    "ruling",  "agrees",       "certain",         "rule",
+    "article", "ended_at_ply", "moves_after_end", "first_move_after_end"};
+constexpr const char* kEndingKeys[] = {"winner",
+                                       "claim_grounds",
+                                       "termination_read_as",
+                                       "termination_source",
+                                       "forfeit_reason",
+                                       "declared_grounds",
+                                       "declared_grounds_hold",
+                                       "flag_fallen_by",
+                                       "flag_evidence",
+                                       "clock_contradicts_result",
+                                       "claims"};
+
 }  // namespace
 
 std::string GameVerdictJson(const GameVerdict& v) {
+  const Ruling* r = v.ruling ? &*v.ruling : nullptr;
   json::Object o;
+  o.Add("type", r ? "verdict" : "error");
   o.Add("game", v.game).Add("site", v.site).Add("declared", v.declared);
   o.Add("termination", v.termination);
-  o.AddTextOrNull("encoding", v.encoding);
-  // Records of other rules than FIDE's say so; FIDE records keep the fields
-  // they always had.
-  if (v.rules != Ruleset::kFide) o.Add("rules", ToString(v.rules));
-  if (!v.ruling) {
-    o.AddNull("ruling").AddNull("agrees").AddNull("rule").AddNull("article");
-    o.AddNull("ended_at_ply").AddNull("moves_after_end");
-    if (v.tablebase) AddTablebaseFields(*v.tablebase, &o);
-    o.AddRaw("error", json::Object().Add("message", v.error).Add("line", v.error_line).Close());
-    return o.Close();
-  }
-  const Ruling& r = *v.ruling;
-  o.Add("ruling", ToString(r.ruling)).Add("agrees", r.agrees).Add("certain", r.certain);
-  o.Add("rule", ToString(r.rule));
-  o.AddTextOrNull("article", r.article);
-  o.Add("ended_at_ply", r.ended_at_ply);
-  o.Add("moves_after_end", r.moves_after_end);
-  o.AddTextOrNull("first_move_after_end", v.first_move_after_end);
-  o.Add("plies", v.plies);
-  o.Add("end_fen", v.end_fen);
-  if (r.winner_side) {
-    json::Object w;
-    w.Add("side", ColorName(*r.winner_side));
-    w.Add("can_mate", ToString(r.winner_can_mate.answer));
-    w.AddTextOrNull("proof", ToString(r.winner_can_mate.proof));
-    // The SAN beside the UCI, named as analyze names it.
-    if (r.winner_can_mate.answer == CanMate::kYes) {
-      auto quote = [](const std::string& s) { return json::Quote(s); };
-      w.AddRaw("line", json::Array(v.winner_line, quote));
-      w.AddRaw("line_san", json::Array(v.winner_line_san, quote));
-    } else {
-      w.AddNull("line").AddNull("line_san");
-    }
-    o.AddRaw("winner", w.Close());
+  // null for UTF-8 as written: the common case says nothing.
+  if (v.encoding == RecordEncoding::kUtf8)
+    o.AddNull("encoding");
+  else
+    o.Add("encoding", ToString(v.encoding));
+  o.Add("rules", ToString(v.rules));
+  if (r) {
+    o.Add("ruling", ToString(r->ruling)).Add("agrees", r->agrees).Add("certain", r->certain);
+    o.Add("rule", ToString(r->rule));
+    o.AddTextOrNull("article", r->article);
+    o.Add("ended_at_ply", r->ended_at_ply);
+    o.Add("moves_after_end", r->moves_after_end);
+    o.AddTextOrNull("first_move_after_end", v.first_move_after_end);
   } else {
-    o.AddNull("winner");
+    for (const char* key : kRulingKeys) o.AddNull(key);
   }
-  o.AddRaw("claim_grounds",
-           json::Array(r.claim_grounds, [](const std::string& s) { return json::Quote(s); }));
-  AddDeclaredEndingFields(r, &o);
-  o.AddRaw("claims", json::Array(r.claims, ClaimRulingJson));
-  if (v.rules == Ruleset::kChess99) o.Add("detail", v.detail);
-  if (v.tablebase) AddTablebaseFields(*v.tablebase, &o);
-  o.AddNull("error");
+  o.Add("plies", v.plies);
+  o.AddTextOrNull("end_fen", v.end_fen);
+  if (r) {
+    o.AddRaw("winner", WinnerJson(v, *r));
+    o.AddRaw("claim_grounds", json::Array(r->claim_grounds, json::Quote));
+    AddDeclaredEndingFields(*r, &o);
+    o.AddRaw("claims", json::Array(r->claims, ClaimRulingJson));
+  } else {
+    for (const char* key : kEndingKeys) o.AddNull(key);
+  }
+  o.AddTextOrNull("detail", v.detail);
+  if (v.tablebase) {
+    o.AddRaw("tablebase", TablebasePositionJson(v.tablebase->probe));
+    o.Add("tablebase_contradiction", v.tablebase->contradiction);
+    o.AddTextOrNull("tablebase_note", v.tablebase->note);
+  } else {
+    o.AddNull("tablebase").AddNull("tablebase_contradiction").AddNull("tablebase_note");
+  }
+  if (r)
+    o.AddNull("error");
+  else
+    o.AddRaw("error",
+             json::Object()
+                 .Add("message", v.error)
+                 .Add("game", v.game)
+                 .Add("line", v.error_line ? std::optional<int64_t>(v.error_line) : std::nullopt)
+                 .Close());
   return o.Close();
 }
 

@@ -54,10 +54,14 @@ std::string ClaimsJson(const Position& pos, const DrawClaims& c) {
       .Close();
 }
 
-std::string AssessmentJson(const Position& pos, const Assessment& a,
-                           const TablebaseProbe* tablebase, const ClaimRuling* claim) {
+std::string AssessmentJson(const PositionAnalysis& analysis) {
+  const Position& pos = analysis.position;
+  const Assessment& a = analysis.assessment;
   json::Object o;
+  o.Add("type", "assessment");
+  o.Add("rules", ToString(analysis.rules));
   o.Add("fen", pos.Fen());
+  o.Add("chess960", pos.chess960());
   o.Add("status", ToString(a.status));
   if (a.status == GameStatus::kOngoing)
     o.AddNull("article");
@@ -73,19 +77,8 @@ std::string AssessmentJson(const Position& pos, const Assessment& a,
     o.Add("black_can_mate", ToString(a.black.answer));
   else
     o.AddNull("black_can_mate");
-  if (a.dead.has_value())
-    o.Add("dead", *a.dead);
-  else
-    o.AddNull("dead");
-  // The proof of deadness: both sides' "no" proofs, joined when they differ.
-  if (a.dead.value_or(false)) {
-    std::string proof = a.white.proof == a.black.proof
-                            ? ToString(a.white.proof)
-                            : absl::StrCat(ToString(a.white.proof), "+", ToString(a.black.proof));
-    o.Add("proof", proof);
-  } else {
-    o.AddNull("proof");
-  }
+  o.Add("dead", a.dead);
+  o.AddTextOrNull("proof", DeadPositionProof(a));
   if (white_asked)
     o.AddRaw("white", MateAbilityJson(pos, a.white));
   else
@@ -95,14 +88,20 @@ std::string AssessmentJson(const Position& pos, const Assessment& a,
   else
     o.AddNull("black");
   o.AddRaw("claims", ClaimsJson(pos, a.claims));
-  if (tablebase) {
-    if (tablebase->root)
-      o.AddRaw("tablebase", TablebaseJson(*tablebase->root));
-    else
-      o.AddNull("tablebase");
+  const TablebaseProbe* tablebase = analysis.tablebase ? &*analysis.tablebase : nullptr;
+  if (tablebase && tablebase->root)
+    o.AddRaw("tablebase", TablebaseJson(*tablebase->root));
+  else
+    o.AddNull("tablebase");
+  if (tablebase)
     o.Add("tablebase_source", ToString(tablebase->source));
-  }
-  if (claim) o.AddRaw("claim", ClaimRulingJson(*claim));
+  else
+    o.AddNull("tablebase_source");
+  o.AddTextOrNull("tablebase_not_covered", tablebase ? tablebase->not_covered : "");
+  if (analysis.claim)
+    o.AddRaw("claim", ClaimRulingJson(*analysis.claim));
+  else
+    o.AddNull("claim");
   return o.Close();
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/verdict/assessment.h"
 #include "core/verdict/claim_verdict.h"
+#include "core/verdict/position_analysis.h"
 #include "core/verdict/tablebase_verdict.h"
 
 namespace arbiter {
@@ -14,14 +15,12 @@ namespace arbiter {
 std::string MateAbilityJson(const Position& pos, const MateAbility& m);
 // {"threefold": {...}, "fifty": {...}} with articles and UCI moves.
 std::string ClaimsJson(const Position& pos, const DrawClaims& c);
-// The full analysis record of one position (without the trailing newline).
-// With `tablebase` (tables were given) it ends with "tablebase": the root
-// probe in the Lichess API's shape (TablebaseJson), or null when the tables
-// do not cover the position, and "tablebase_source" ("syzygy" or
-// "retrograde"); without, the keys are left out. With `claim`, "claim" is
-// the judged claim (ClaimRulingJson).
-std::string AssessmentJson(const Position& pos, const Assessment& a,
-                           const TablebaseProbe* tablebase = nullptr,
-                           const ClaimRuling* claim = nullptr);
+// The full analysis record of one position (without the trailing newline),
+// every key present (docs/schema/assessment.schema.json): "tablebase" is
+// the root probe in the Lichess API's shape (TablebaseJson), null when no
+// tables were given or they do not cover the position ("tablebase_source"
+// and "tablebase_not_covered" say which); "claim" the judged claim
+// (ClaimRulingJson) or null.
+std::string AssessmentJson(const PositionAnalysis& analysis);
 
 }  // namespace arbiter

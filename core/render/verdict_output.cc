@@ -21,7 +21,7 @@ std::string CsvField(std::string_view s) {
 constexpr char kCsvHeader[] =
     "game,site,declared,termination,ruling,agrees,certain,rule,article,ended_at_ply,"
     "moves_after_end,winner_can_mate,termination_read_as,flag_fallen_by,declared_grounds_hold,"
-    "error,error_line";
+    "end_fen,error,error_line";
 // Appended to the header only when tables were given.
 constexpr char kCsvTablebaseHeader[] = ",tablebase_category,tablebase_contradiction";
 
@@ -44,7 +44,7 @@ std::string CsvRow(const GameVerdict& v) {
       r ? ToString(r->declared_ending.kind) : "", ",",
       r && r->flag_fallen_by ? ColorName(*r->flag_fallen_by) : "", ",",
       r && r->declared_grounds_hold ? (*r->declared_grounds_hold ? "true" : "false") : "", ",",
-      CsvField(v.error), ",", v.error.empty() ? "" : absl::StrCat(v.error_line),
+      v.end_fen, ",", CsvField(v.error), ",", v.error.empty() ? "" : absl::StrCat(v.error_line),
       v.tablebase ? CsvTablebase(*v.tablebase) : "", "\n");
 }
 
@@ -129,15 +129,16 @@ std::string VerdictSummary::Json(double seconds) const {
     return o.Close();
   };
   json::Object o;
+  o.Add("type", "summary");
   o.Add("games", games).Add("errors", errors).Add("agree", agree).Add("disagree", disagree);
   o.Add("uncertain", uncertain).AddRaw("by_rule", map_json(by_rule));
   o.AddRaw("disagreements", map_json(disagreements));
-  if (tablebases) {
-    o.Add("tablebase_covered", tablebase_covered);
-    o.Add("tablebase_contradictions", tablebase_contradictions);
-  }
+  // Counted only when tables were given: null otherwise, not 0.
+  o.Add("tablebase_covered", tablebases ? std::optional<int64_t>(tablebase_covered) : std::nullopt);
+  o.Add("tablebase_contradictions",
+        tablebases ? std::optional<int64_t>(tablebase_contradictions) : std::nullopt);
   o.AddRaw("seconds", absl::StrCat(seconds));
-  return json::Object().AddRaw("summary", o.Close()).Close() + "\n";
+  return o.Close() + "\n";
 }
 
 std::string VerdictSummary::Text(double seconds) const {
@@ -164,8 +165,11 @@ absl::StatusOr<VerdictFormat> ParseVerdictFormat(const std::string& name) {
       absl::StrCat("--format must be text, jsonl or csv, not \"", name, "\""));
 }
 
-VerdictPrinter::VerdictPrinter(VerdictFormat format, bool tablebase, FILE* out)
-    : format_(format), out_(out), summary_(std::make_shared<VerdictSummary>()) {
+VerdictPrinter::VerdictPrinter(VerdictFormat format, bool tablebase, FILE* out, bool csv_summary)
+    : format_(format),
+      out_(out),
+      csv_summary_(csv_summary),
+      summary_(std::make_shared<VerdictSummary>()) {
   summary_->tablebases = tablebase;
   if (format == VerdictFormat::kCsv)
     std::fputs(absl::StrCat(kCsvHeader, tablebase ? kCsvTablebaseHeader : "", "\n").c_str(), out);
@@ -184,7 +188,7 @@ void VerdictPrinter::End(double seconds) {
     std::fputs(summary_->Json(seconds).c_str(), out_);
   else if (format_ == VerdictFormat::kText)
     std::fputs(summary_->Text(seconds).c_str(), out_);
-  else
+  else if (csv_summary_)
     std::fputs(summary_->Text(seconds).c_str(), stderr);
 }
 

@@ -41,7 +41,7 @@ struct VerdictSummary {
   };
   void Add(const GameVerdict& v);
   void Add(const Entry& e);
-  // {"summary": {...}} and a newline: the last line of JSON lines.
+  // {"type": "summary", ...} and a newline: the last line of JSON lines.
   std::string Json(double seconds) const;
   std::string Text(double seconds) const;
 };
@@ -49,12 +49,14 @@ struct VerdictSummary {
 class VerdictPrinter {
  public:
   // `tablebase`: tables were used, so the tablebase columns and counts are
-  // printed. CSV prints its header at once.
-  VerdictPrinter(VerdictFormat format, bool tablebase, FILE* out);
+  // printed. CSV prints its header at once, and its summary (as text, on
+  // stderr, so that stdout stays one table) only with `csv_summary`
+  // (verify --summary): docs/output.md, "CSV".
+  VerdictPrinter(VerdictFormat format, bool tablebase, FILE* out, bool csv_summary = false);
 
   // One record, counted for the summary.
   void Print(const GameVerdict& v);
-  // The summary (for CSV on stderr, so that stdout stays one table).
+  // The summary: the last JSON line or text; for CSV, see above.
   void End(double seconds);
 
   int64_t games() const;
@@ -62,6 +64,7 @@ class VerdictPrinter {
  private:
   const VerdictFormat format_;
   FILE* const out_;
+  const bool csv_summary_;
   std::shared_ptr<VerdictSummary> summary_;
 };
 

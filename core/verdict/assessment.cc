@@ -24,6 +24,12 @@ const char* ToString(GameStatus s) {
   return "ongoing";
 }
 
+std::string DeadPositionProof(const Assessment& a) {
+  if (!a.dead.value_or(false)) return "";
+  if (a.white.proof == a.black.proof) return ToString(a.white.proof);
+  return std::string(ToString(a.white.proof)) + "+" + ToString(a.black.proof);
+}
+
 const char* ArticleOf(GameStatus s) {
   switch (s) {
     case GameStatus::kOngoing:

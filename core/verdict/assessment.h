@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -42,6 +43,10 @@ struct Assessment {
   std::optional<Color> only_side;
   bool Asked(Color c) const { return !only_side || *only_side == c; }
 };
+
+// The proof that the position is dead: both sides' "no" proofs, joined by
+// "+" when they differ ("fortress+material"); "" unless `a.dead`.
+std::string DeadPositionProof(const Assessment& a);
 
 // Checkmate and stalemate take precedence over the automatic draws of 9.6
 // (a mate on the 75th move stands); a dead position ends the game before a

@@ -26,9 +26,9 @@ struct GameVerdict {
   // The first move recorded after the game had ended on the board, as
   // written (it may be illegal there: "3. Kf2" after mate), or "".
   std::string first_move_after_end;
-  // "windows-1252" when the record's bytes were not UTF-8 and were read as
-  // Windows-1252 (every field is UTF-8 either way), else "".
-  std::string encoding;
+  // kWindows1252 when the record's bytes were not UTF-8 and were read as
+  // Windows-1252 (every field is UTF-8 either way).
+  RecordEncoding encoding = RecordEncoding::kUtf8;
   std::string end_fen;  // position where the game was ruled
   // The mating line of `ruling->winner_can_mate`, in UCI from end_fen, and
   // in SAN (its line_san).

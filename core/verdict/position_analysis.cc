@@ -27,7 +27,7 @@ absl::StatusOr<PositionAnalysis> AnalyzePosition(const std::string& fen, bool ch
   MateSearchOptions with_tables = options;
   with_tables.syzygy = tables;  // a tablebase win proves "can mate"
   PositionAnalysis out{game.position(), Assess(game, with_tables, only_side), std::nullopt,
-                       std::nullopt};
+                       std::nullopt, options.rules};
   // The lines are final here: the analysis prints them (Assess leaves them
   // unspelled, for the draws ruled on claims, which print none).
   AddLineSan(out.position, &out.assessment.white);

@@ -30,6 +30,7 @@ struct PositionAnalysis {
   // do not cover, Arbiter's retrograde tables answer (source kRetrograde).
   std::optional<TablebaseProbe> tablebase;
   std::optional<ClaimRuling> claim;  // set exactly when a claim was asked
+  Ruleset rules = Ruleset::kFide;    // the rules it was analysed under
 };
 
 // INVALID_ARGUMENT for a bad FEN, an illegal move (its 1-based number is

@@ -1,8 +1,10 @@
 // The page for arbiters: a FEN goes to GET /v1/analyze, a PGN (pasted, or a
 // .pgn / .pgn.zst file) to POST /v1/verify, whose NDJSON answer is read as
 // it streams. No framework, no build step, nothing loaded from elsewhere.
+// Every answer is the JSON the command line writes, each record naming its
+// "type" (docs/http.md, "JSON").
 import { el } from './dom.js';
-import { CLAIM_ANSWER, CLAIM_KIND, resultName, ruleName } from './labels.js';
+import { CLAIM_ANSWER, CLAIM_KIND, resultName, ruleName, words } from './labels.js';
 import { renderAssessment, renderVerdict } from './rulings.js';
 
 const $ = (id) => document.getElementById(id);
@@ -11,7 +13,7 @@ const PAGE_ROWS = 200;  // rows of the games table added at a time
 
 const state = {
   controller: null,   // AbortController of the run under way
-  verdicts: [],       // every GameVerdict of the last run, in input order
+  verdicts: [],       // every game's record of the last run ("verdict" or "error"), in input order
   rules: new Set(),   // rules seen, for the rule filter
   matches: [],        // indices into verdicts that pass the filter
   shown: 0,           // rows of `matches` in the table
@@ -70,7 +72,7 @@ function searchOptions() {
 // Each claim's own rules (docs/rulings.md, "Claims"): choosing a claim
 // picks them; choosing other rules drops the claim (the server would
 // refuse the pair).
-const CLAIM_RULES = Object.fromEntries(Object.values(CLAIM_KIND).map(([, , claim, rules]) => [claim, rules]));
+const CLAIM_RULES = Object.fromEntries(Object.entries(CLAIM_KIND).map(([claim, [, , rules]]) => [claim, rules]));
 const CLAIM_HINT = 'A FEN only. A claim is judged under its own rules: choosing one sets the rules.';
 
 function showClaimFields() {
@@ -129,14 +131,19 @@ function clearError() {
   $('error').replaceChildren();
 }
 
-// The message of an {"error": {...}} answer (or of a body that is not one).
+// The message of a {"type": "failure", "error": {...}} answer (or of a body
+// that is not one).
 async function errorOf(response) {
   let message = `${response.status} ${response.statusText}`;
   try {
     const body = await response.json();
-    if (body && body.error) message = `${body.error.message} (${body.error.status || body.error.code})`;
+    if (body && body.type === 'failure' && body.error) message = failureText(body.error);
   } catch (_) { /* not JSON: the status line says it */ }
   return message;
+}
+
+function failureText(error) {
+  return `${error.message} (${error.status || error.code})`;
 }
 
 function reportHttpError(response, message) {
@@ -245,7 +252,7 @@ $('paste-form').addEventListener('submit', (event) => {
 $('clear-text').addEventListener('click', () => {
   textArea.value = '';
   describeInput();
-showClaimFields();
+  showClaimFields();
   textArea.focus();
 });
 
@@ -341,16 +348,16 @@ function revealResults() {
 function summaryOfAssessment(a) {
   const say = (name, ability) => {
     if (!ability) return `${name}: not asked`;
-    if (ability.answer === 'CAN_MATE_YES') return `${name} can mate`;
-    if (ability.answer === 'CAN_MATE_NO') return `${name} cannot mate (proof: ${ability.proof.replace(/_/g, ' ')})`;
+    if (ability.can_mate === 'yes') return `${name} can mate`;
+    if (ability.can_mate === 'no') return `${name} cannot mate (proof: ${words(ability.proof)})`;
     return `${name}: unknown`;
   };
-  if (a.chess99) return 'a Chess 99 position.';
+  if (a.rules === 'chess99') return 'a Chess 99 position.';
   let claim = '';
   if (a.claim) {
-    const kind = (CLAIM_KIND[a.claim.kind] || [a.claim.kind])[0].toLowerCase();
-    const answer = a.claim.answer === 'CLAIM_ANSWER_ARBITER_JUDGMENT' ? 'left to the arbiter (not a ruling)'
-      : (CLAIM_ANSWER[a.claim.answer] || [String(a.claim.answer)])[0].toLowerCase();
+    const kind = (CLAIM_KIND[a.claim.kind] || [words(a.claim.kind)])[0].toLowerCase();
+    const answer = a.claim.answer === 'arbiter_judgment' ? 'left to the arbiter (not a ruling)'
+      : (CLAIM_ANSWER[a.claim.answer] || [words(a.claim.answer)])[0].toLowerCase();
     claim = `the claim (${kind}) is ${answer}; `;
   }
   return `${claim}${say('White', a.white)}; ${say('Black', a.black)}.`;
@@ -401,13 +408,22 @@ async function verify({ body, name, size, contentType, estimate, showAll }) {
         failure = `the server sent a line that is not JSON: ${line.slice(0, 120)}`;
         return;
       }
-      // A verdict has a "game"; the last line is {"summary": ...}, or
-      // {"error": {...}} when the run failed (a verdict's own "error" is a
-      // string: that game could not be read).
-      if (record.game !== undefined) addVerdict(record);
-      else if (record.summary) summary = record.summary;
-      else if (record.error && typeof record.error === 'object') failure = `${record.error.message} (${record.error.status || record.error.code})`;
-      else failure = `the server sent a line that is neither a verdict nor a summary: ${line.slice(0, 120)}`;
+      // One record per game ("verdict", or "error": that game could not be
+      // read), then a "summary"; or a "failure" when the run failed.
+      switch (record.type) {
+        case 'verdict':
+        case 'error':
+          addVerdict(record);
+          break;
+        case 'summary':
+          summary = record;
+          break;
+        case 'failure':
+          failure = failureText(record.error || {});
+          break;
+        default:
+          failure = `the server sent a line that is neither a verdict nor a summary: ${line.slice(0, 120)}`;
+      }
       const now = performance.now();
       if (now - lastUpdate > 200) {
         lastUpdate = now;
@@ -471,9 +487,9 @@ function showSingle(verdict) {
 function addVerdict(v) {
   const index = state.verdicts.length;
   state.verdicts.push(v);
-  if (v.ruling && !state.rules.has(v.ruling.rule)) {
-    state.rules.add(v.ruling.rule);
-    addRuleOption(v.ruling.rule);
+  if (v.type === 'verdict' && !state.rules.has(v.rule)) {
+    state.rules.add(v.rule);
+    addRuleOption(v.rule);
   }
   if (matches(v)) state.matches.push(index);
   queueRender();
@@ -488,18 +504,18 @@ function addRuleOption(rule) {
 
 function matches(v) {
   const show = $('filter-show').value;
-  const r = v.ruling;
-  if (show === 'disagree' && !(r && !r.agrees)) return false;
-  if (show === 'uncertain' && !(r && !r.certain)) return false;
-  if (show === 'error' && r) return false;
+  const ruled = v.type === 'verdict';
+  if (show === 'disagree' && !(ruled && !v.agrees)) return false;
+  if (show === 'uncertain' && !(ruled && !v.certain)) return false;
+  if (show === 'error' && ruled) return false;
   const rule = $('filter-rule').value;
-  if (rule && !(r && r.rule === rule)) return false;
+  if (rule && !(ruled && v.rule === rule)) return false;
   const text = $('filter-text').value.trim().toLowerCase();
   if (!text) return true;
   const haystack = [
-    `game ${v.game}`, v.site, v.declared, v.termination, v.error, v.detail, v.end_fen,
-    r && r.ruling, r && r.rule, r && ruleName(r.rule), r && r.article, r && r.declared_ending && r.declared_ending.text,
-    ...((r && r.claims) || []).map((c) => `${(CLAIM_KIND[c.kind] || [c.kind])[0]} ${c.reason}`),
+    `game ${v.game}`, v.site, v.declared, v.termination, v.error && v.error.message, v.detail, v.end_fen,
+    v.ruling, v.rule, ruled && ruleName(v.rule), v.article,
+    ...(v.claims || []).map((c) => `${(CLAIM_KIND[c.kind] || [words(c.kind)])[0]} ${c.reason}`),
   ].filter(Boolean).join('\n').toLowerCase();
   return haystack.includes(text);
 }
@@ -525,16 +541,16 @@ function refilter() {
 }
 
 function row(v, index) {
-  const r = v.ruling;
+  const ruled = v.type === 'verdict';
   const open = el('button', { type: 'button', class: 'link-button', 'data-index': index, text: String(v.game), 'aria-label': `Open the ruling of game ${v.game}` });
   // data-label: the column's name, shown beside each cell when a narrow
   // screen lays the rows out as cards.
-  const tr = el('tr', { class: r ? (r.agrees ? 'agrees' : 'disagrees') : 'unread', 'data-game': v.game },
+  const tr = el('tr', { class: ruled ? (v.agrees ? 'agrees' : 'disagrees') : 'unread', 'data-game': v.game },
     el('td', { class: 'num', 'data-label': 'Game' }, open),
     el('td', { 'data-label': 'Declared', text: v.declared || '' }),
-    el('td', { 'data-label': 'Ruling', text: r ? r.ruling : 'not read' }),
-    el('td', { 'data-label': 'Rule', text: r ? ruleName(r.rule) : (v.error || '') }),
-    el('td', { 'data-label': 'Article', text: r ? r.article : '' }),
+    el('td', { 'data-label': 'Ruling', text: ruled ? v.ruling : 'not read' }),
+    el('td', { 'data-label': 'Rule', text: ruled ? ruleName(v.rule) : ((v.error && v.error.message) || '') }),
+    el('td', { 'data-label': 'Article', text: (ruled && v.article) || '' }),
     el('td', { class: 'site-cell', 'data-label': 'Site', text: v.site || '' }));
   return tr;
 }
@@ -598,8 +614,9 @@ function renderSummary(s) {
     ['Games', s.games], ['Agree', s.agree], ['Disagree', s.disagree], ['Could not be read', s.errors],
     ['Uncertain', s.uncertain],
   ];
-  if (s.tablebase_covered !== undefined) counts.push(['Covered by the tablebase', s.tablebase_covered], ['Tablebase contradictions', s.tablebase_contradictions]);
-  if (s.seconds !== undefined) counts.push(['Seconds', Number(s.seconds).toFixed(1)]);
+  // null: the run asked no tables.
+  if (s.tablebase_covered !== null && s.tablebase_covered !== undefined) counts.push(['Covered by the tablebase', s.tablebase_covered], ['Tablebase contradictions', s.tablebase_contradictions]);
+  if (typeof s.seconds === 'number') counts.push(['Seconds', s.seconds.toFixed(1)]);
   $('summary-counts').replaceChildren(...counts.map(([term, value]) => el('div', { class: 'count', 'data-count': term },
     el('dt', { text: term }), el('dd', { text: typeof value === 'number' ? number(value) : String(value) }))));
   const byRule = Object.entries(s.by_rule || {}).sort((a, b) => b[1] - a[1]);
@@ -621,7 +638,7 @@ function openRuling(index, opener) {
   const v = state.verdicts[index];
   if (!v) return;
   state.opener = opener || document.activeElement;
-  $('dialog-title').textContent = `Game ${v.game}: ${v.ruling ? `${resultName(v.ruling.ruling)} by ${ruleName(v.ruling.rule)}` : 'not read'}`;
+  $('dialog-title').textContent = `Game ${v.game}: ${v.type === 'verdict' ? `${resultName(v.ruling)} by ${ruleName(v.rule)}` : 'not read'}`;
   const article = renderVerdict(v, { level: 2, withHeading: false });  // under the dialog's h2
   $('dialog-body').replaceChildren(article);
   state.dialogViewer = article.querySelector('.viewer');

@@ -1,6 +1,7 @@
-// Words for the API's identifiers (rules, proofs, enums), so that the page
-// speaks to an arbiter rather than in field names. An identifier missing
-// here is shown as it comes, with its underscores as spaces.
+// Words for people, keyed by the API's own lowercase names (rules, proofs,
+// statuses, claims, tablebase values: the names `arbiter --json` writes),
+// so that the page speaks to an arbiter rather than in identifiers. A name
+// missing here is shown as it comes, with its underscores as spaces.
 
 export const RULES = {
   unfinished: 'Unfinished game',
@@ -45,13 +46,14 @@ export const PROOFS = {
   bare_kings: 'bare kings: neither side can win',
 };
 
+// A position's status (its FIDE article comes with it, as "article").
 export const STATUS = {
-  GAME_STATUS_ONGOING: ['The game goes on', ''],
-  GAME_STATUS_CHECKMATE: ['Checkmate', '5.1.1'],
-  GAME_STATUS_STALEMATE: ['Stalemate', '5.2.1'],
-  GAME_STATUS_DEAD_POSITION: ['Dead position', '5.2.2'],
-  GAME_STATUS_FIVEFOLD: ['Fivefold repetition', '9.6.1'],
-  GAME_STATUS_SEVENTY_FIVE_MOVES: ['Seventy-five-move rule', '9.6.2'],
+  ongoing: 'The game goes on',
+  checkmate: 'Checkmate',
+  stalemate: 'Stalemate',
+  dead: 'Dead position',
+  fivefold: 'Fivefold repetition',
+  seventy_five_moves: 'Seventy-five-move rule',
 };
 
 export const RESULTS = {
@@ -61,38 +63,44 @@ export const RESULTS = {
   '*': '* (no result)',
 };
 
+// A tablebase category (the Lichess API's names), for the side to move.
 export const TABLEBASE = {
-  TABLEBASE_CATEGORY_LOSS: 'loss',
-  TABLEBASE_CATEGORY_MAYBE_LOSS: 'loss, maybe (DTZ rounding leaves the fifty-move rule open)',
-  TABLEBASE_CATEGORY_BLESSED_LOSS: 'blessed loss (saved by the fifty-move rule)',
-  TABLEBASE_CATEGORY_DRAW: 'draw',
-  TABLEBASE_CATEGORY_CURSED_WIN: 'cursed win (spoilt by the fifty-move rule)',
-  TABLEBASE_CATEGORY_MAYBE_WIN: 'win, maybe (DTZ rounding leaves the fifty-move rule open)',
-  TABLEBASE_CATEGORY_WIN: 'win',
+  loss: 'loss',
+  'maybe-loss': 'loss, maybe (DTZ rounding leaves the fifty-move rule open)',
+  'blessed-loss': 'blessed loss (saved by the fifty-move rule)',
+  draw: 'draw',
+  'cursed-win': 'cursed win (spoilt by the fifty-move rule)',
+  'maybe-win': 'win, maybe (DTZ rounding leaves the fifty-move rule open)',
+  win: 'win',
+  unknown: 'not known',
 };
 
+export const TABLEBASE_SOURCE = {
+  syzygy: 'the Syzygy tables',
+  retrograde: 'Arbiter\'s retrograde tables (at most 4 men, exact)',
+};
+
+// Where a flag fall was read from (flag_evidence).
 export const FLAG_EVIDENCE = {
-  FLAG_EVIDENCE_TERMINATION: 'the Termination tag',
-  FLAG_EVIDENCE_CLOCK: 'the clock comments',
-  FLAG_EVIDENCE_RESULT: 'the result',
-  FLAG_EVIDENCE_SIDE_TO_MOVE: 'the side to move',
+  termination: 'the Termination tag',
+  clock: 'the clock comments',
+  result: 'the result',
+  side_to_move: 'the side to move',
 };
 
-export const ENDING_KIND = {
-  ENDING_KIND_NONE: 'not said',
-  ENDING_KIND_UNRECOGNISED: 'not recognised',
-  ENDING_KIND_FLAG_FALL: 'flag fall',
-  ENDING_KIND_RESIGNATION: 'resignation',
-  ENDING_KIND_FORFEIT: 'forfeit',
-  ENDING_KIND_AGREEMENT: 'agreement',
-  ENDING_KIND_CLAIM: 'claim',
-  ENDING_KIND_CHECKMATE: 'checkmate',
-  ENDING_KIND_ADJUDICATION: 'adjudication',
-  ENDING_KIND_UNTERMINATED: 'unterminated',
+// How the record said the game ended (termination_read_as), and where it
+// said so (termination_source).
+export const TERMINATION_READ_AS = {
+  none: 'not said',
+  unrecognised: 'not recognised',
 };
 
-// The rule sets (`rules=` of the API; GameVerdict.rules, "" for FIDE) and
-// the Ruleset enum.
+export const TERMINATION_SOURCE = {
+  termination_tag: 'the Termination tag',
+  closing_comment: 'the closing comment',
+};
+
+// The rule sets (`rules=` of the API and "rules" of every record).
 export const RULESETS = {
   fide: 'FIDE Laws of Chess',
   uscf: 'US Chess',
@@ -100,63 +108,53 @@ export const RULESETS = {
   chess99: 'Chess 99',
 };
 
-export const RULESET_ENUM = {
-  RULESET_UNSPECIFIED: 'fide',
-  RULESET_CHESS: 'fide',
-  RULESET_USCF: 'uscf',
-  RULESET_ICCF: 'iccf',
-  RULESET_CHESS99: 'chess99',
-};
-
-// Claims (docs/rulings.md, "Claims"): the kinds with the rules each belongs
-// to, the answers, and what an answer rests on.
+// Claims (docs/rulings.md, "Claims"): each kind's name, its article and the
+// rules it belongs to; the answers, and what an answer rests on.
 export const CLAIM_KIND = {
-  CLAIM_KIND_QUICKPLAY_FINISH: ['Quickplay finish', 'FIDE Guidelines III.5', 'quickplay_finish', 'fide'],
-  CLAIM_KIND_INSUFFICIENT_LOSING_CHANCES: ['Insufficient losing chances', 'US Chess 14H', 'insufficient_losing_chances', 'uscf'],
-  CLAIM_KIND_TABLEBASE_CLAIM: ['Tablebase claim', 'ICCF', 'tablebase_claim', 'iccf'],
+  quickplay_finish: ['Quickplay finish', 'FIDE Guidelines III.5', 'fide'],
+  insufficient_losing_chances: ['Insufficient losing chances', 'US Chess 14H', 'uscf'],
+  tablebase_claim: ['Tablebase claim', 'ICCF', 'iccf'],
 };
 
 // [badge text, class]. The judgment is not a ruling: it is never worded or
 // coloured as an upheld or rejected claim.
 export const CLAIM_ANSWER = {
-  CLAIM_ANSWER_UPHELD: ['Upheld', 'upheld'],
-  CLAIM_ANSWER_REJECTED: ['Rejected', 'rejected'],
-  CLAIM_ANSWER_ARBITER_JUDGMENT: ['Left to the arbiter', 'judgment'],
+  upheld: ['Upheld', 'upheld'],
+  rejected: ['Rejected', 'rejected'],
+  arbiter_judgment: ['Left to the arbiter', 'judgment'],
 };
 
 export const CLAIM_BASIS = {
-  CLAIM_BASIS_NOT_UNDER_THESE_RULES: 'not a claim of these rules',
-  CLAIM_BASIS_GAME_OVER: 'the game was already over',
-  CLAIM_BASIS_NOT_ON_MOVE: 'the claimant did not have the move',
-  CLAIM_BASIS_CLOCK_CONDITIONS: 'the time control adds time per move',
-  CLAIM_BASIS_OPPONENT_CANNOT_MATE: 'the opponent cannot checkmate',
-  CLAIM_BASIS_TABLEBASE_DRAW: 'the tables give the opponent no win under the fifty-move rule',
-  CLAIM_BASIS_TABLEBASE_OPPONENT_WINS: 'the tables give the opponent a win within the fifty-move rule',
-  CLAIM_BASIS_TABLEBASE_OPEN: 'DTZ rounding leaves the fifty-move outcome open',
-  CLAIM_BASIS_TABLEBASE_RESULT: 'the tables\' value without the fifty-move rule',
-  CLAIM_BASIS_TOO_MANY_MEN: 'more men than the tables cover',
-  CLAIM_BASIS_NOT_COVERED: 'no table at hand covers the position',
-  CLAIM_BASIS_NO_DECISIVE_EVIDENCE: 'no decisive evidence: the opponent may mate, and no table covers the position',
+  not_under_these_rules: 'not a claim of these rules',
+  game_over: 'the game was already over',
+  not_on_move: 'the claimant did not have the move',
+  clock_conditions: 'the time control adds time per move',
+  opponent_cannot_mate: 'the opponent cannot checkmate',
+  tablebase_draw: 'the tables give the opponent no win under the fifty-move rule',
+  tablebase_opponent_wins: 'the tables give the opponent a win within the fifty-move rule',
+  tablebase_open: 'DTZ rounding leaves the fifty-move outcome open',
+  tablebase_result: 'the tables\' value without the fifty-move rule',
+  too_many_men: 'more men than the tables cover',
+  not_covered: 'no table at hand covers the position',
+  no_decisive_evidence: 'no decisive evidence: the opponent may mate, and no table covers the position',
 };
 
 export const CLAIMED_OUTCOME = {
-  CLAIMED_OUTCOME_UNSPECIFIED: 'a draw',
-  CLAIMED_OUTCOME_DRAW: 'a draw',
-  CLAIMED_OUTCOME_WIN: 'a win',
+  draw: 'a draw',
+  win: 'a win',
 };
-
-export const TABLEBASE_SOURCE = {
-  TABLEBASE_SOURCE_UNSPECIFIED: 'the Syzygy tables',
-  TABLEBASE_SOURCE_SYZYGY: 'the Syzygy tables',
-  TABLEBASE_SOURCE_RETROGRADE: 'Arbiter\'s retrograde tables (at most 4 men, exact)',
-};
-
-export function color(c) {
-  return c === 'COLOR_WHITE' ? 'White' : c === 'COLOR_BLACK' ? 'Black' : '';
-}
 
 export function words(id) {
   return String(id || '').replace(/_/g, ' ');
+}
+
+// "white" -> "White"; '' for anything else (null: not said).
+export function color(c) {
+  return c === 'white' ? 'White' : c === 'black' ? 'Black' : '';
+}
+
+export function otherColor(c) {
+  return c === 'white' ? 'black' : c === 'black' ? 'white' : '';
 }
 
 export function ruleName(rule) {
@@ -168,8 +166,7 @@ export function resultName(result) {
 }
 
 export function rulesetName(rules) {
-  const key = RULESET_ENUM[rules] || rules || 'fide';
-  return RULESETS[key] || words(key);
+  return RULESETS[rules || 'fide'] || words(rules);
 }
 
 export function claimKindName(kind) {

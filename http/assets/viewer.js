@@ -104,7 +104,7 @@ export function createViewer({ fen, chess960 = false, caption = '', startName = 
     if (line) {
       const useSan = Array.isArray(line.san) && line.san.length === line.uci.length;
       line.labels = moveLabels(start, useSan ? line.san : line.uci);
-      line.mates = true;  // a line ends in checkmate (proto: MateAbility.line)
+      line.mates = true;  // a mating line ("line" of a can_mate "yes") ends in checkmate
       for (const uci of line.uci) {
         try {
           const r = applyUci(positions[positions.length - 1], uci, chess960);

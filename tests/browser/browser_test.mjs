@@ -96,9 +96,8 @@ async function startServer(name, extra = []) {
 }
 
 // `arbiter verify --format jsonl FILE`: {verdicts, summary}, run in the
-// background while the browser works. (The command line's records are flat:
-// game, site, ruling, agrees, rule, winner.line...; its summary line is the
-// API's.)
+// background while the browser works. Its lines are the API's: a record per
+// game ("type" "verdict", or "error"), then the "summary".
 function cliVerify(file) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(arbiter, ['verify', '--format', 'jsonl', '--jobs', '2', file], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -111,9 +110,9 @@ function cliVerify(file) {
       children.delete(child);
       const lines = Buffer.concat(out).toString('utf8').split('\n').filter((l) => l.trim());
       const records = lines.map((l) => JSON.parse(l));
-      const summary = records.length && records[records.length - 1].summary;
+      const summary = records.find((r) => r.type === 'summary');
       if (!summary) return reject(new Error(`arbiter verify ${file} (exit ${code}) printed no summary: ${err}`));
-      resolvePromise({ verdicts: records.slice(0, -1), summary });
+      resolvePromise({ verdicts: records.filter((r) => r.type === 'verdict' || r.type === 'error'), summary });
     });
   });
 }
@@ -352,9 +351,9 @@ test('a FEN (K+Q v K): White can mate with a line, Black cannot (proof: material
   await page.waitForSelector('#single article[data-kind="assessment"]');
   const white = await page.$eval('[data-side="white"] .mate-ability', (e) => ({ answer: e.dataset.answer, text: e.textContent }));
   const black = await page.$eval('[data-side="black"] .mate-ability', (e) => ({ answer: e.dataset.answer, proof: e.dataset.proof, text: e.textContent }));
-  assert.equal(white.answer, 'CAN_MATE_YES');
+  assert.equal(white.answer, 'yes');
   assert.match(white.text, /Can mate: a line of \d+ moves/);
-  assert.equal(black.answer, 'CAN_MATE_NO');
+  assert.equal(black.answer, 'no');
   assert.equal(black.proof, 'material');
   assert.match(black.text, /Proof: material/);
   assert.match(await text(page, '#status'), /White can mate; Black cannot mate \(proof: material\)/);
@@ -418,7 +417,7 @@ test('stepping through the mating line moves the pieces (buttons and arrow keys)
   await closePage(page);
 });
 
-test('SAN beside UCI: line_san and winner_line_san label the moves when present', async () => {
+test('SAN beside UCI: line_san (of each side, and of a verdict\'s winner) labels the moves when present', async () => {
   // The server's answers with SAN fields set (made-up spellings, so that the
   // labels show which field they came from): the page must prefer them.
   const san = (line) => line.map((m) => `S${m.toUpperCase()}`);
@@ -436,7 +435,7 @@ test('SAN beside UCI: line_san and winner_line_san label the moves when present'
     } else {
       body = body.split('\n').filter((l) => l).map((l) => {
         const v = JSON.parse(l);
-        if (v.winner_line) v.winner_line_san = san(v.winner_line);
+        if (v.winner && v.winner.line) v.winner.line_san = san(v.winner.line);
         return JSON.stringify(v);
       }).join('\n') + '\n';
     }
@@ -554,26 +553,30 @@ test('tablebases: the category of the position, and of each game\'s final positi
     await page.click('#opt-tablebase');
     await rule(page, KQK);
     await page.waitForSelector('#single .tablebase');
-    assert.equal(await page.$eval('#single .tablebase', (e) => e.dataset.category), 'TABLEBASE_CATEGORY_WIN');
+    assert.equal(await page.$eval('#single .tablebase', (e) => e.dataset.category), 'win');
     assert.match(await text(page, '#single .tablebase'), /^win for White \(to move\), DTZ \d+/);
     // Both readings of the value, the move that keeps the win inside fifty
     // moves, and which tables answered.
-    const root = (await (await fetch(`${base}/v1/analyze?fen=${encodeURIComponent(KQK)}&tablebase=true`)).json()).tablebase.root;
+    const api = await (await fetch(`${base}/v1/analyze?fen=${encodeURIComponent(KQK)}&tablebase=true`)).json();
     let tb = await page.$eval('#single .tablebase', (e) => ({ ...e.dataset, text: e.textContent.replace(/\s+/g, ' ') }));
-    assert.equal(tb.source, 'TABLEBASE_SOURCE_SYZYGY');
-    assert.equal(tb.fifty, 'TABLEBASE_OUTCOME_WIN');
-    assert.equal(tb.unlimited, 'TABLEBASE_OUTCOME_WIN');
-    assert.ok(root.move_within_50_san, 'the server names the move that keeps the win');
-    assert.match(tb.text, new RegExp(`The move that keeps the win within fifty moves: ${root.move_within_50_san}`));
+    assert.equal(api.tablebase_source, 'syzygy');
+    assert.equal(tb.source, 'syzygy');
+    assert.equal(tb.fifty, 'win');
+    assert.equal(tb.unlimited, 'win');
+    assert.ok(api.tablebase.move_within_50, 'the server names the move that keeps the win');
+    // Shown in SAN, as the tables' list of moves spells it.
+    const keep = api.tablebase.moves.find((m) => m.uci === api.tablebase.move_within_50);
+    assert.ok(keep && keep.san, `${api.tablebase.move_within_50} is among the moves, with its SAN`);
+    assert.match(tb.text, new RegExp(`The move that keeps the win within fifty moves: ${keep.san}`));
     assert.match(tb.text, /Source: the Syzygy tables/);
     await shot(page, '18-tablebase-fen');
     // A cursed win: a draw with the fifty-move rule, a win without it.
     await rule(page, CURSED_WIN);
     await page.waitForSelector('#single .tablebase');
     tb = await page.$eval('#single .tablebase', (e) => ({ ...e.dataset, text: e.textContent.replace(/\s+/g, ' ') }));
-    assert.equal(tb.category, 'TABLEBASE_CATEGORY_CURSED_WIN');
-    assert.equal(tb.fifty, 'TABLEBASE_OUTCOME_DRAW');
-    assert.equal(tb.unlimited, 'TABLEBASE_OUTCOME_WIN');
+    assert.equal(tb.category, 'cursed-win');
+    assert.equal(tb.fifty, 'draw');
+    assert.equal(tb.unlimited, 'win');
     assert.match(tb.text, /With the fifty-move rule \(over the board\): a draw/);
     assert.match(tb.text, /Without it \(ICCF tablebase claims\): White wins/);
     assert.doesNotMatch(tb.text, /keeps the win/);
@@ -583,7 +586,7 @@ test('tablebases: the category of the position, and of each game\'s final positi
     assert.equal(counts['Covered by the tablebase'], 2);
     await page.click('#games-table tr[data-game="4"] button');
     await page.waitForSelector('dialog[open] .tablebase');
-    assert.equal(await page.$eval('dialog .tablebase', (e) => e.dataset.category), 'TABLEBASE_CATEGORY_WIN');
+    assert.equal(await page.$eval('dialog .tablebase', (e) => e.dataset.category), 'win');
     await shot(page, '19-tablebase-game');
     await closePage(page);
   } finally {
@@ -600,9 +603,9 @@ test('a quickplay-finish claim the tables reject: the answer, the reason, the ev
   assert.equal(await page.$eval('#rules', (s) => s.value), 'fide', 'a quickplay finish is a claim of the FIDE Laws');
   assert.deepEqual(sent.at(-1).params, { fen: KQK_BLACK_50, rules: 'fide', claim: 'quickplay_finish' });
   const api = (await (await fetch(`${origin}/v1/analyze?${new URLSearchParams(sent.at(-1).params)}`)).json()).claim;
-  assert.equal(api.answer, 'CLAIM_ANSWER_REJECTED');
+  assert.equal(api.answer, 'rejected');
   const shown = await claimShown(page, '#single .claim');
-  assert.equal(shown.answer, 'CLAIM_ANSWER_REJECTED');
+  assert.equal(shown.answer, 'rejected');
   assert.equal(shown.badge, 'Rejected');
   assert.match(shown.title, /Quickplay finish \(FIDE Guidelines III\.5\)/);
   assert.equal(shown.line, "Rejected Black's claim of a draw is rejected.");
@@ -616,11 +619,12 @@ test('a quickplay-finish claim the tables reject: the answer, the reason, the ev
   assert.match(shown.facts['Can White still mate?'], /^Can mate: a line of \d+ moves ends in checkmate \(step through it on the board\)/);
   assert.match(await text(page, '#single .line-title'), /^White's mating line: \d+ moves/);
   const tb = await page.$eval('#single .claim .tablebase', (e) => ({ ...e.dataset, text: e.textContent.replace(/\s+/g, ' ') }));
-  assert.equal(tb.source, 'TABLEBASE_SOURCE_RETROGRADE');
-  assert.equal(tb.category, 'TABLEBASE_CATEGORY_LOSS');
-  assert.equal(tb.fifty, 'TABLEBASE_OUTCOME_LOSS');
-  assert.equal(tb.unlimited, 'TABLEBASE_OUTCOME_LOSS');
-  assert.match(tb.text, new RegExp(`^loss for Black \\(to move\\), DTZ ${api.tablebase.root.precise_dtz} \\(exact\\)`));
+  assert.equal(api.tablebase_source, 'retrograde');
+  assert.equal(tb.source, 'retrograde');
+  assert.equal(tb.category, 'loss');
+  assert.equal(tb.fifty, 'loss');
+  assert.equal(tb.unlimited, 'loss');
+  assert.match(tb.text, new RegExp(`^loss for Black \\(to move\\), DTZ ${api.tablebase.precise_dtz} \\(exact\\)`));
   assert.match(tb.text, /With the fifty-move rule \(over the board\): White wins/);
   assert.match(tb.text, /Without it \(ICCF tablebase claims\): White wins/);
   assert.match(tb.text, /Source: Arbiter's retrograde tables/);
@@ -640,14 +644,17 @@ test('a claim the evidence does not decide reads as left to the arbiter, not as 
   assert.equal(sent.at(-1).params.claim, 'quickplay_finish');
   assert.equal(sent.at(-1).params.claimant, undefined, 'the side to move claims unless another is named');
   const shown = await claimShown(page, '#single .claim');
-  assert.equal(shown.answer, 'CLAIM_ANSWER_ARBITER_JUDGMENT');
+  assert.equal(shown.answer, 'arbiter_judgment');
   assert.equal(shown.badge, 'Left to the arbiter');
   assert.match(shown.line, /^Left to the arbiter Not a ruling\. The evidence does not decide White's claim of a draw: the arbiter judges it\.$/);
   assert.doesNotMatch(shown.line, /upheld|rejected/i);
   assert.doesNotMatch(shown.badgeClass, /upheld|rejected/);
   assert.match(shown.reason, /is the arbiter's judgment/);
   assert.match(shown.facts['Can Black still mate?'], /^Can mate/);
-  assert.match(shown.facts.Tablebase, /^Not covered: more than 4 men/);
+  // No table covers the position: the reason says why (a claim's record
+  // has no tablebase value then).
+  assert.match(shown.reason, /no table covers the position \(more than 4 men/);
+  assert.equal(shown.facts.Tablebase, undefined);
   // Not styled as a ruling: neither the upheld green nor the rejected red,
   // a dashed edge.
   const style = await page.$eval('#single .claim', (c) => {
@@ -673,7 +680,7 @@ test('an insufficient-losing-chances claim is upheld under the US Chess rules; a
   assert.equal(await page.$eval('#rules', (s) => s.value), 'uscf');
   assert.deepEqual(sent.at(-1).params, { fen: KRP_K, rules: 'uscf', claim: 'insufficient_losing_chances' });
   let shown = await claimShown(page, '#single .claim');
-  assert.equal(shown.answer, 'CLAIM_ANSWER_UPHELD');
+  assert.equal(shown.answer, 'upheld');
   assert.equal(shown.badge, 'Upheld');
   assert.equal(shown.line, "Upheld White's claim of a draw is upheld: ½–½ (draw).");
   assert.equal(shown.facts.Rules, 'US Chess');
@@ -686,10 +693,10 @@ test('an insufficient-losing-chances claim is upheld under the US Chess rules; a
   await ruleClaim(page, KQK_BLACK_50, { claim: 'tablebase_claim', claimant: 'white', claimed: 'win' });
   assert.deepEqual(sent.at(-1).params, { fen: KQK_BLACK_50, rules: 'iccf', claim: 'tablebase_claim', claimant: 'white', claimed: 'win' });
   shown = await claimShown(page, '#single .claim');
-  assert.equal(shown.answer, 'CLAIM_ANSWER_UPHELD');
+  assert.equal(shown.answer, 'upheld');
   assert.equal(shown.line, "Upheld White's claim of a win is upheld: 1–0 (White wins).");
   assert.equal(shown.facts.Rules, 'ICCF (correspondence)');
-  assert.equal(await page.$eval('#single .claim .tablebase', (e) => e.dataset.source), 'TABLEBASE_SOURCE_RETROGRADE');
+  assert.equal(await page.$eval('#single .claim .tablebase', (e) => e.dataset.source), 'retrograde');
   // Other rules drop a claim that is not theirs.
   await page.select('#rules', 'fide');
   assert.equal(await page.$eval('#claim', (s) => s.value), '');
@@ -716,8 +723,8 @@ test('a pasted PGN with [%claim] comments: each verdict\'s claims in the game vi
 `;
   const apiClaims = async (rules) => {
     const body = await (await fetch(`${origin}/v1/verify?rules=${rules}`, { method: 'POST', body: pgn })).text();
-    return body.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)).filter((v) => v.game !== undefined)
-      .map((v) => v.ruling.claims);
+    return body.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)).filter((v) => v.type === 'verdict')
+      .map((v) => v.claims);
   };
   const page = await openPage();
   const sent = recordRequests(page);
@@ -732,7 +739,7 @@ test('a pasted PGN with [%claim] comments: each verdict\'s claims in the game vi
   await page.waitForSelector('dialog[open] .claim');
   let shown = await claimShown(page, 'dialog .claim');
   assert.equal(shown.answer, api[0][0].answer);
-  assert.equal(shown.answer, 'CLAIM_ANSWER_ARBITER_JUDGMENT');
+  assert.equal(shown.answer, 'arbiter_judgment');
   assert.equal(shown.title, 'Quickplay finish (FIDE Guidelines III.5), after ply 4');
   assert.equal(shown.badge, 'Left to the arbiter');
   assert.equal(shown.facts.Claimant, 'White');
@@ -747,7 +754,7 @@ test('a pasted PGN with [%claim] comments: each verdict\'s claims in the game vi
   await page.click('#games-table tr[data-game="2"] button');
   await page.waitForSelector('dialog[open] .claim');
   shown = await claimShown(page, 'dialog .claim');
-  assert.equal(shown.answer, 'CLAIM_ANSWER_REJECTED');
+  assert.equal(shown.answer, 'rejected');
   assert.equal(shown.facts.Grounds, 'not a claim of these rules');
   await page.keyboard.press('Escape');
   // The same games under US Chess: the claim is upheld.
@@ -760,7 +767,7 @@ test('a pasted PGN with [%claim] comments: each verdict\'s claims in the game vi
   await page.waitForSelector('dialog[open] .claim');
   shown = await claimShown(page, 'dialog .claim');
   assert.equal(shown.answer, api[1][0].answer);
-  assert.equal(shown.answer, 'CLAIM_ANSWER_UPHELD');
+  assert.equal(shown.answer, 'upheld');
   assert.equal(shown.title, 'Insufficient losing chances (US Chess 14H), after ply 2');
   assert.equal(shown.facts.Claimant, 'White');
   assert.equal(shown.reason, sentence(api[1][0].reason));
@@ -868,7 +875,7 @@ test('the Lichess file: the disagreements, filtered by rule and by text', { time
   assertSameSummary(await pageSummary(page), cli);
   assert.ok(cli.disagree > 0, 'the Lichess file has disagreements');
   // The table lists the disagreements (the default filter for a file).
-  const disagreements = verdicts.filter((v) => v.error === null && v.agrees === false);
+  const disagreements = verdicts.filter((v) => v.type === 'verdict' && v.agrees === false);
   let rows = await visibleRows(page);
   assert.deepEqual(rows.map((r) => r.game), disagreements.map((v) => String(v.game)));
   await shot(page, '09-disagreements');

@@ -192,6 +192,10 @@ class Arbiter:
         tablebase: bool = False,
         chess960: bool = False,
         *,
+        rules: Union[Rules, str, None] = None,
+        claim: Optional[str] = None,
+        claimant: Union[Side, str, bool, None] = None,
+        claimed: Optional[str] = None,
         table_mb: Optional[int] = None,
     ) -> Assessment:
         """How a position stands and whether each side can still mate.
@@ -204,6 +208,13 @@ class Arbiter:
         with time left still mate?). ``budget``: positions per side for the
         mate search (None: the coordinator's default). ``tablebase``: probe
         the coordinator's Syzygy tables (FAILED_PRECONDITION without them).
+        ``rules``: "chess" (or "fide", the default), "uscf", "iccf" or
+        "chess99" (a FEN-9 position; the answer is in ``raw.chess99`` and
+        ``record()``). ``claim`` judges a claim at the position, one of the
+        rules': "quickplay_finish" (FIDE), "insufficient_losing_chances"
+        (``rules="uscf"``) or "tablebase_claim" (``rules="iccf"``), by
+        ``claimant`` (default: the side to move), claiming ``claimed``
+        ("draw", the default, or "win" for a tablebase claim).
 
         Raises ArbiterError (INVALID_ARGUMENT for a bad FEN or an illegal
         move).
@@ -227,8 +238,16 @@ class Arbiter:
             moves=moves,
             chess960=chess960,
             side=_side(side),
-            options=_options(budget, tablebase, None, table_mb),
+            options=_options(budget, tablebase, rules, table_mb),
         )
+        if claim is not None:
+            request.claim.kind = _pb.ClaimKind.Value("CLAIM_KIND_" + claim.upper())
+            request.claim.claimant = _side(claimant)
+            if claimed is not None:
+                outcome = "CLAIMED_OUTCOME_" + claimed.upper()
+                request.claim.claimed = _pb.ClaimedOutcome.Value(outcome)
+        elif claimant is not None or claimed is not None:
+            raise ValueError("claimant and claimed need a claim")
         return Assessment.from_proto(self._unary(self._stub.Analyze, request))
 
     # -- games ----------------------------------------------------------
@@ -255,8 +274,9 @@ class Arbiter:
         stops early, the job is deleted (cancelled first if still running)
         unless ``keep_job``; ``.job`` of the returned stream names it.
 
-        ``rules`` applies to games without a ``[Variant]`` tag ("chess", the
-        default, or "chess99"). Nothing is sent until the iteration starts.
+        ``rules``: "chess" (the default), "uscf" or "iccf"; "chess99" judges
+        games without a ``[Variant]`` tag as Chess 99 games. Nothing is sent
+        until the iteration starts.
         """
         options = _options(budget, tablebase, rules, table_mb)
         return VerdictStream(self, source, options, keep_job, name)

@@ -3,7 +3,15 @@
 Each class has a ``from_proto`` constructor and keeps the message it was made
 from in ``raw`` (not compared, not shown), so that a field this module does
 not type yet is still at hand.  Enum values are the words ``arbiter``'s JSON
-output uses ("yes", "checkmate", "white", ...).
+output uses ("yes", "checkmate", "white", ...): a proto enum value's name
+without its type's prefix, in lower case (``RULE_CLAIM_99_MOVES`` ->
+"claim_99_moves"), but for results ("1-0", ...) and a few words noted where
+they are used.
+
+``Verdict.record()`` and ``Assessment.record()`` render the message as the
+one JSON record every surface writes (``arbiter verify --format jsonl``,
+``arbiter analyze --json``, the HTTP API): core/render/game_verdict_json.cc,
+report.cc, claim_text.cc, tablebase_json.cc and chess99_report.cc.
 """
 
 from __future__ import annotations
@@ -37,85 +45,86 @@ __all__ = [
 ]
 
 
-class Side(str, enum.Enum):
+def _name(proto_enum: Any, value: int) -> Optional[str]:
+    """A value's name without its type's prefix (RULE_CLAIM_99_MOVES: "CLAIM_99_MOVES";
+    every value 0 is PREFIX_UNSPECIFIED); None for 0 and values the module does not know."""
+    prefix = proto_enum.Name(0)[: -len("UNSPECIFIED")]
+    try:
+        return proto_enum.Name(value)[len(prefix) :] if value else None
+    except ValueError:
+        return None
+
+
+def _word(proto_enum: Any, value: int) -> Optional[str]:
+    """A value's text form ("claim_99_moves"); None for UNSPECIFIED."""
+    name = _name(proto_enum, value)
+    return name.lower() if name else None
+
+
+def _no_none(word: Optional[str]) -> Optional[str]:
+    """None for "none" (the typed fields' absent value)."""
+    return None if word == "none" else word
+
+
+class _Word(str, enum.Enum):
+    """An enum mirroring a proto enum member for member: the same names
+    (GameStatus.DEAD_POSITION is an alias), the JSON words as values."""
+
+    @classmethod
+    def _from_proto(cls, value: int) -> Any:
+        return cls.__members__.get(_name(_PROTO[cls], value) or "")
+
+    def _to_proto(self) -> Any:
+        values = _PROTO[type(self)].values()[1:]  # not UNSPECIFIED
+        return next(v for v in values if self._from_proto(v) is self)
+
+
+class Side(_Word):
     """A side of the board."""
 
     WHITE = "white"
     BLACK = "black"
 
-    @classmethod
-    def _from_proto(cls, value: int) -> Optional["Side"]:
-        mapping: dict[int, "Side"] = {_pb.COLOR_WHITE: cls.WHITE, _pb.COLOR_BLACK: cls.BLACK}
-        return mapping.get(value)
 
-    def _to_proto(self) -> Any:  # arbiter.v1.Color
-        return _pb.COLOR_WHITE if self is Side.WHITE else _pb.COLOR_BLACK
-
-
-class CanMate(str, enum.Enum):
+class CanMate(_Word):
     """Can a side still checkmate by some series of legal moves (FIDE 5.2.2, 6.9)?"""
 
     YES = "yes"  #: the ability's ``line`` mates
     NO = "no"  #: the ability's ``proof`` names how it was proven
     UNKNOWN = "unknown"  #: the search budget ran out; no guess is made
 
-    @classmethod
-    def _from_proto(cls, value: int) -> Optional["CanMate"]:
-        mapping: dict[int, "CanMate"] = {
-            _pb.CAN_MATE_YES: cls.YES,
-            _pb.CAN_MATE_NO: cls.NO,
-            _pb.CAN_MATE_UNKNOWN: cls.UNKNOWN,
-        }
-        return mapping.get(value)
 
-
-class GameStatus(str, enum.Enum):
+class GameStatus(_Word):
     """How a position stands under the Laws."""
 
     ONGOING = "ongoing"
     CHECKMATE = "checkmate"
     STALEMATE = "stalemate"
     DEAD = "dead"  #: a dead position (5.2.2): neither side can mate
+    DEAD_POSITION = "dead"  # an alias: GAME_STATUS_DEAD_POSITION
     FIVEFOLD = "fivefold"
     SEVENTY_FIVE_MOVES = "seventy_five_moves"
 
-    @classmethod
-    def _from_proto(cls, value: int) -> Optional["GameStatus"]:
-        mapping: dict[int, "GameStatus"] = {
-            _pb.GAME_STATUS_ONGOING: cls.ONGOING,
-            _pb.GAME_STATUS_CHECKMATE: cls.CHECKMATE,
-            _pb.GAME_STATUS_STALEMATE: cls.STALEMATE,
-            _pb.GAME_STATUS_DEAD_POSITION: cls.DEAD,
-            _pb.GAME_STATUS_FIVEFOLD: cls.FIVEFOLD,
-            _pb.GAME_STATUS_SEVENTY_FIVE_MOVES: cls.SEVENTY_FIVE_MOVES,
-        }
-        return mapping.get(value)
 
-
-class Rules(str, enum.Enum):
+class Rules(_Word):
     """The rule system games are judged by (docs/rulings.md, "Rule sets");
     a game's own ``[Variant]`` tag decides whether it is Chess 99."""
 
-    CHESS = "chess"  #: the FIDE Laws
+    CHESS = "chess"  #: the FIDE Laws ("fide" in records)
     USCF = "uscf"  #: the US Chess rules (14E flag falls, 14H claims)
     ICCF = "iccf"  #: ICCF correspondence (tablebase claims)
     CHESS99 = "chess99"  #: Chess 99 (9x9)
 
-    def _to_proto(self) -> Any:  # arbiter.v1.Ruleset
-        return {
-            Rules.CHESS: _pb.RULESET_CHESS,
-            Rules.USCF: _pb.RULESET_USCF,
-            Rules.ICCF: _pb.RULESET_ICCF,
-            Rules.CHESS99: _pb.RULESET_CHESS99,
-        }[self]
+    @classmethod
+    def _from_proto(cls, value: int) -> Optional["Rules"]:
+        return cls.CHESS if value == _pb.RULESET_UNSPECIFIED else super()._from_proto(value)
 
     @classmethod
-    def _from_verdict(cls, text: str) -> "Rules":
-        # GameVerdict.rules: "" for the FIDE Laws.
-        return cls(text) if text else cls.CHESS
+    def _missing_(cls, value: object) -> Optional["Rules"]:
+        return cls.CHESS if value == "fide" else None  # Rules("fide"), as records spell it
 
 
-class TablebaseCategory(str, enum.Enum):
+class TablebaseCategory(_Word):
     """Lichess tablebase categories (Syzygy under the fifty-move rule)."""
 
     LOSS = "loss"
@@ -126,21 +135,8 @@ class TablebaseCategory(str, enum.Enum):
     MAYBE_WIN = "maybe-win"
     WIN = "win"
 
-    @classmethod
-    def _from_proto(cls, value: int) -> Optional["TablebaseCategory"]:
-        mapping: dict[int, "TablebaseCategory"] = {
-            _pb.TABLEBASE_CATEGORY_LOSS: cls.LOSS,
-            _pb.TABLEBASE_CATEGORY_MAYBE_LOSS: cls.MAYBE_LOSS,
-            _pb.TABLEBASE_CATEGORY_BLESSED_LOSS: cls.BLESSED_LOSS,
-            _pb.TABLEBASE_CATEGORY_DRAW: cls.DRAW,
-            _pb.TABLEBASE_CATEGORY_CURSED_WIN: cls.CURSED_WIN,
-            _pb.TABLEBASE_CATEGORY_MAYBE_WIN: cls.MAYBE_WIN,
-            _pb.TABLEBASE_CATEGORY_WIN: cls.WIN,
-        }
-        return mapping.get(value)
 
-
-class JobState(str, enum.Enum):
+class JobState(_Word):
     """The state of a background job."""
 
     RUNNING = "running"
@@ -148,20 +144,54 @@ class JobState(str, enum.Enum):
     FAILED = "failed"
     CANCELLED = "cancelled"
 
-    @classmethod
-    def _from_proto(cls, value: int) -> Optional["JobState"]:
-        mapping: dict[int, "JobState"] = {
-            _api.Job.STATE_RUNNING: cls.RUNNING,
-            _api.Job.STATE_DONE: cls.DONE,
-            _api.Job.STATE_FAILED: cls.FAILED,
-            _api.Job.STATE_CANCELLED: cls.CANCELLED,
-        }
-        return mapping.get(value)
-
     @property
     def ended(self) -> bool:
         """True once the job no longer runs."""
         return self is not JobState.RUNNING
+
+
+_PROTO: dict[type, Any] = {
+    Side: _pb.Color,
+    CanMate: _pb.CanMate,
+    GameStatus: _pb.GameStatus,
+    Rules: _pb.Ruleset,
+    TablebaseCategory: _pb.TablebaseCategory,
+    JobState: _api.Job.State,
+}
+
+# The words that are not their enum value's name, and the articles of the
+# statuses (core/verdict/assessment.cc ArticleOf).
+_RESULTS = {
+    _pb.GAME_RESULT_UNFINISHED: "*",
+    _pb.GAME_RESULT_WHITE_WINS: "1-0",
+    _pb.GAME_RESULT_BLACK_WINS: "0-1",
+    _pb.GAME_RESULT_DRAW: "1/2-1/2",
+    _pb.GAME_RESULT_DOUBLE_FORFEIT: "0-0",
+}
+_STATUS_ARTICLES = {
+    GameStatus.CHECKMATE: "5.1.1",
+    GameStatus.STALEMATE: "5.2.1",
+    GameStatus.DEAD: "5.2.2",
+    GameStatus.FIVEFOLD: "9.6.1",
+    GameStatus.SEVENTY_FIVE_MOVES: "9.6.2",
+}
+
+
+def _forfeit_word(value: int) -> Optional[str]:
+    # FORFEIT_REASON_OTHER is core's ForfeitReason::kUnspecified.
+    word = _word(_pb.ForfeitReason, value)
+    return "unspecified" if word == "other" else word
+
+
+def _encoding(value: int) -> Optional[str]:
+    """"windows-1252" for a record converted from it; None for UTF-8 as written."""
+    word = _word(_pb.TextEncoding, value)
+    return None if word in (None, "utf8") else word.replace("_", "-")
+
+
+def _rules_word(value: int) -> Optional[str]:
+    """Records call the FIDE Laws (RULESET_CHESS, or UNSPECIFIED) "fide"."""
+    return "fide" if Rules._from_proto(value) is Rules.CHESS else _word(_pb.Ruleset, value)
 
 
 def _optional(message: Any, name: str) -> Any:
@@ -169,32 +199,8 @@ def _optional(message: Any, name: str) -> Any:
     return getattr(message, name) if message.HasField(name) else None
 
 
-def _has(message: Any, name: str) -> bool:
-    """Whether `message` has the field `name` and, for a message field, it is set.
-
-    Safe for fields a generated module may not know yet (an older proto).
-    """
-    if name not in message.DESCRIPTOR.fields_by_name:
-        return False
-    fd = message.DESCRIPTOR.fields_by_name[name]
-    if fd.label == fd.LABEL_REPEATED:
-        return len(getattr(message, name)) > 0
-    if fd.message_type is not None or fd.has_presence:
-        return message.HasField(name)
-    return True
-
-
-def _enum_word(enum_type: Any, value: int, prefix: str) -> Optional[str]:
-    """An enum value as a lower-case word ("ENDING_KIND_FLAG_FALL" -> "flag_fall").
-
-    None for the UNSPECIFIED and NONE values.
-    """
-    try:
-        name = enum_type.Name(value)
-    except ValueError:
-        return None
-    word = name[len(prefix):].lower() if name.startswith(prefix) else name.lower()
-    return None if word in ("unspecified", "none") else word
+def _color(value: int) -> Optional[str]:
+    return getattr(Side._from_proto(value), "value", None)
 
 
 @dataclass(frozen=True)
@@ -212,14 +218,11 @@ class MateAbility:
 
     @classmethod
     def from_proto(cls, m: _pb.MateAbility) -> "MateAbility":
-        san = None
-        if _has(m, "line_san"):
-            san = tuple(getattr(m, "line_san"))
         return cls(
             answer=CanMate._from_proto(m.answer),
-            proof=m.proof or None,
+            proof=_no_none(_word(_pb.MateProof, m.proof)),
             line=tuple(m.line),
-            line_san=san,
+            line_san=tuple(m.line_san) or None,
             raw=m,
         )
 
@@ -352,27 +355,40 @@ class Assessment:
     chess960: bool
     #: Set when only this side was asked about (``side=``).
     only_side: Optional[Side]
+    #: The rules it was analysed under (Chess 99: see ``raw.chess99``).
+    rules: Optional[Rules] = Rules.CHESS
     raw: Any = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_proto(cls, a: _pb.Assessment) -> "Assessment":
         only = Side._from_proto(a.only_side)
+        chess = not a.HasField("chess99")  # Chess 99: the chess fields are unset
         return cls(
             fen=a.fen,
             status=GameStatus._from_proto(a.status),
-            white=MateAbility.from_proto(a.white) if only in (None, Side.WHITE) else None,
-            black=MateAbility.from_proto(a.black) if only in (None, Side.BLACK) else None,
+            white=MateAbility.from_proto(a.white) if chess and only in (None, Side.WHITE) else None,
+            black=MateAbility.from_proto(a.black) if chess and only in (None, Side.BLACK) else None,
             dead=_optional(a, "dead"),
             claims=DrawClaims.from_proto(a.claims),
             tablebase=TablebaseProbe.from_proto(a.tablebase) if a.HasField("tablebase") else None,
             chess960=a.chess960,
             only_side=only,
+            rules=Rules._from_proto(a.rules) if chess else Rules.CHESS99,
             raw=a,
         )
 
     def side(self, side: Side) -> Optional[MateAbility]:
         """The mate ability of `side` (None when it was not asked about)."""
         return self.white if Side(side) is Side.WHITE else self.black
+
+    def record(self) -> dict[str, Any]:
+        """The record ``arbiter analyze --json`` writes for the position
+        (``{"type": "assessment", ...}``), as ``json.loads`` reads it."""
+        if self.raw is None:
+            raise ValueError("record() renders the message in `raw`, and there is none")
+        if self.raw.HasField("chess99"):
+            return _chess99_record(self.raw)
+        return _assessment_record(self.raw)
 
 
 @dataclass(frozen=True)
@@ -394,12 +410,12 @@ class DeclaredEnding:
     @classmethod
     def from_proto(cls, e: _pb.DeclaredEnding) -> "DeclaredEnding":
         return cls(
-            kind=_enum_word(_pb.EndingKind, e.kind, "ENDING_KIND_"),
-            forfeit=_enum_word(_pb.ForfeitReason, e.forfeit, "FORFEIT_REASON_"),
-            grounds=_enum_word(_pb.EndingGrounds, e.grounds, "ENDING_GROUNDS_"),
+            kind=_no_none(_word(_pb.EndingKind, e.kind)),
+            forfeit=_no_none(_forfeit_word(e.forfeit)),
+            grounds=_no_none(_word(_pb.EndingGrounds, e.grounds)),
             flag_of=Side._from_proto(e.flag_of),
             loser=Side._from_proto(e.loser),
-            source=_enum_word(_pb.EndingSource, e.source, "ENDING_SOURCE_"),
+            source=_no_none(_word(_pb.EndingSource, e.source)),
             text=e.text,
         )
 
@@ -430,8 +446,8 @@ class Ruling:
     def from_proto(cls, r: _pb.Ruling) -> "Ruling":
         winner = Side._from_proto(r.winner_side)
         return cls(
-            result=r.ruling,
-            rule=r.rule,
+            result=_RESULTS.get(r.ruling, ""),
+            rule=_word(_pb.Rule, r.rule) or "",
             article=r.article or None,
             ended_at_ply=_optional(r, "ended_at_ply"),
             moves_after_end=r.moves_after_end,
@@ -442,7 +458,7 @@ class Ruling:
             claim_grounds=tuple(r.claim_grounds),
             declared_ending=DeclaredEnding.from_proto(r.declared_ending),
             flag_fallen_by=Side._from_proto(r.flag_fallen_by),
-            flag_evidence=_enum_word(_pb.FlagEvidence, r.flag_evidence, "FLAG_EVIDENCE_"),
+            flag_evidence=_no_none(_word(_pb.FlagEvidence, r.flag_evidence)),
             clock_contradicts_result=_optional(r, "clock_contradicts_result"),
             declared_grounds_hold=_optional(r, "declared_grounds_hold"),
             ended_on_board=r.ended_on_board,
@@ -468,7 +484,7 @@ class Verdict:
     error: Optional[str]
     error_line: Optional[int]
     tablebase: Optional[TablebaseJudgement]  #: set exactly when tables were used
-    rules: Rules
+    rules: Optional[Rules]  #: None for rules this client does not know
     detail: Optional[str]  #: Chess 99: why the ruling is what it is
     first_move_after_end: Optional[str]  #: SAN as written
     encoding: Optional[str]  #: "windows-1252" when the record was converted
@@ -487,16 +503,16 @@ class Verdict:
             ruling=Ruling.from_proto(v.ruling) if v.HasField("ruling") else None,
             end_fen=v.end_fen,
             winner_line=tuple(v.winner_line),
-            winner_line_san=tuple(v.winner_line_san) if _has(v, "winner_line_san") else None,
+            winner_line_san=tuple(v.winner_line_san) or None,
             error=v.error or None,
             error_line=v.error_line if v.error else None,
             tablebase=TablebaseJudgement.from_proto(v.tablebase)
             if v.HasField("tablebase")
             else None,
-            rules=Rules._from_verdict(v.rules),
+            rules=Rules._from_proto(v.rules),
             detail=v.detail or None,
             first_move_after_end=v.first_move_after_end or None,
-            encoding=v.encoding or None,
+            encoding=_encoding(v.encoding),
             raw=v,
         )
 
@@ -504,6 +520,14 @@ class Verdict:
     def ok(self) -> bool:
         """True when the game was ruled on (no ``error``)."""
         return self.error is None
+
+    def record(self) -> dict[str, Any]:
+        """The record ``arbiter verify --format jsonl`` writes for the game
+        (``{"type": "verdict", ...}``, or ``"error"``), as ``json.loads``
+        reads it."""
+        if self.raw is None:
+            raise ValueError("record() renders the message in `raw`, and there is none")
+        return _verdict_record(self.raw)
 
 
 def _timestamp(message: Any, name: str) -> Optional[datetime.datetime]:
@@ -549,3 +573,240 @@ class Job:
             input_bytes=j.input_bytes,
             raw=j,
         )
+
+
+# -- records: the messages as the one JSON schema (key order included) ------
+
+
+def _ability_record(m: _pb.MateAbility) -> dict[str, Any]:  # report.cc MateAbilityJson
+    yes = m.answer == _pb.CAN_MATE_YES
+    return {
+        "can_mate": (CanMate._from_proto(m.answer) or CanMate.UNKNOWN).value,
+        "proof": _no_none(_word(_pb.MateProof, m.proof)),
+        "line": list(m.line) if yes else None,
+        "line_san": list(m.line_san) if yes else None,
+    }
+
+
+def _category(value: int) -> str:
+    # An unknown category reads as a draw, as proto/convert.cc reads it.
+    return (TablebaseCategory._from_proto(value) or TablebaseCategory.DRAW).value
+
+
+def _tablebase_value(r: _pb.TablebaseRoot) -> dict[str, Any]:  # tablebase_json.cc AddValue
+    return {
+        "category": _category(r.category),
+        "dtz": r.dtz,
+        "precise_dtz": _optional(r, "precise_dtz"),
+        "win_within_50": _optional(r, "win_within_50"),
+        "halfmove_clock": r.halfmove_clock,
+        "fifty_move_outcome": _word(_pb.TablebaseOutcome, r.fifty_move_outcome),
+        "unlimited_outcome": _word(_pb.TablebaseOutcome, r.unlimited_outcome),
+        "move_within_50": r.move_within_50 or None,
+    }
+
+
+def _tablebase_record(r: _pb.TablebaseRoot) -> dict[str, Any]:  # TablebaseJson
+    out = _tablebase_value(r)
+    out.update(checkmate=r.checkmate, stalemate=r.stalemate)
+    out["moves"] = [
+        {
+            "uci": m.uci,
+            "san": m.san,
+            "category": _category(m.category),
+            "dtz": _optional(m, "dtz"),
+            "precise_dtz": _optional(m, "precise_dtz"),
+            "zeroing": m.zeroing,
+            "checkmate": m.checkmate,
+            "stalemate": m.stalemate,
+        }
+        for m in r.moves
+    ]
+    return out
+
+
+def _source(p: _pb.TablebaseProbe) -> str:
+    return _word(_pb.TablebaseSource, p.source) or "syzygy"  # UNSPECIFIED: Syzygy
+
+
+def _claim_record(c: _pb.ClaimRuling) -> dict[str, Any]:  # claim_text.cc ClaimRulingJson
+    tb = c.tablebase if c.HasField("tablebase") else None
+    root = tb.root if tb and tb.HasField("root") else None
+    return {
+        "kind": _word(_pb.ClaimKind, c.kind),
+        "claimant": _color(c.claimant),
+        "claimed": "win" if c.claimed == _pb.CLAIMED_OUTCOME_WIN else "draw",
+        "rules": _rules_word(c.rules),
+        "answer": _word(_pb.ClaimAnswer, c.answer),
+        "basis": _word(_pb.ClaimBasis, c.basis),
+        "article": c.article,
+        "reason": c.reason,
+        "result": _RESULTS.get(c.result),
+        "ply": _optional(c, "ply"),
+        "fen": c.fen,
+        "opponent_can_mate": _ability_record(c.opponent_can_mate)
+        if c.HasField("opponent_can_mate")
+        else None,
+        "tablebase": _tablebase_record(root) if root else None,
+        "tablebase_source": _source(tb) if root else None,
+        "tablebase_not_covered": (tb.not_covered or None) if tb else None,
+    }
+
+
+_RULING_KEYS = ("ruling", "agrees", "certain", "rule", "article", "ended_at_ply",
+                "moves_after_end", "first_move_after_end")  # fmt: skip
+_ENDING_KEYS = ("winner", "claim_grounds", "termination_read_as", "termination_source",
+                "forfeit_reason", "declared_grounds", "declared_grounds_hold", "flag_fallen_by",
+                "flag_evidence", "clock_contradicts_result", "claims")  # fmt: skip
+
+
+def _winner_record(v: _pb.GameVerdict) -> Optional[dict[str, Any]]:
+    r = v.ruling
+    if not r.winner_side:
+        return None
+    # The line is the verdict's: the ruling's winner_can_mate carries none.
+    out = {"side": _color(r.winner_side)}
+    out.update(_ability_record(r.winner_can_mate))
+    if r.winner_can_mate.answer == _pb.CAN_MATE_YES:
+        out.update(line=list(v.winner_line), line_san=list(v.winner_line_san))
+    return out
+
+
+def _verdict_record(v: _pb.GameVerdict) -> dict[str, Any]:  # game_verdict_json.cc
+    r = v.ruling if v.HasField("ruling") else None
+    out: dict[str, Any] = {
+        "type": "verdict" if r else "error",
+        "game": v.game,
+        "site": v.site,
+        "declared": v.declared,
+        "termination": v.termination,
+        "encoding": _encoding(v.encoding),
+        "rules": _rules_word(v.rules),
+    }
+    if r:
+        out.update(
+            ruling=_RESULTS.get(r.ruling),
+            agrees=r.agrees,
+            certain=r.certain,
+            rule=_word(_pb.Rule, r.rule),
+            article=r.article or None,
+            ended_at_ply=_optional(r, "ended_at_ply"),
+            moves_after_end=r.moves_after_end,
+            first_move_after_end=v.first_move_after_end or None,
+        )
+    else:
+        out.update(dict.fromkeys(_RULING_KEYS))
+    out.update(plies=v.plies, end_fen=v.end_fen or None)
+    if r:
+        e = r.declared_ending
+        flag = r.flag_fallen_by != _pb.COLOR_UNSPECIFIED
+        out.update(
+            winner=_winner_record(v),
+            claim_grounds=list(r.claim_grounds),
+            termination_read_as=_word(_pb.EndingKind, e.kind) or "none",
+            termination_source=_no_none(_word(_pb.EndingSource, e.source)),
+            forfeit_reason=_forfeit_word(e.forfeit) if e.kind == _pb.ENDING_KIND_FORFEIT else None,
+            declared_grounds=_no_none(_word(_pb.EndingGrounds, e.grounds)),
+            declared_grounds_hold=_optional(r, "declared_grounds_hold"),
+            flag_fallen_by=_color(r.flag_fallen_by) if flag else None,
+            flag_evidence=_word(_pb.FlagEvidence, r.flag_evidence) if flag else None,
+            clock_contradicts_result=_optional(r, "clock_contradicts_result"),
+            claims=[_claim_record(c) for c in r.claims],
+        )
+    else:
+        out.update(dict.fromkeys(_ENDING_KEYS))
+    out["detail"] = v.detail or None
+    t = v.tablebase if v.HasField("tablebase") else None
+    position = None  # tablebase_json.cc TablebasePositionJson: the value, without moves
+    if t and t.probe.HasField("root"):
+        position = _tablebase_value(t.probe.root)
+        position.update(side_to_move=_color(t.probe.side_to_move), source=_source(t.probe))
+    out.update(
+        tablebase=position,
+        tablebase_contradiction=_optional(t, "contradiction") if t else None,
+        tablebase_note=(t.note or None) if t else None,
+    )
+    out["error"] = (
+        None if r else {"message": v.error, "game": v.game, "line": v.error_line or None}
+    )
+    return out
+
+
+def _assessment_record(a: _pb.Assessment) -> dict[str, Any]:  # report.cc AssessmentJson
+    status = GameStatus._from_proto(a.status) or GameStatus.ONGOING
+    only = a.only_side  # a side not asked about is null
+    white = _ability_record(a.white) if only != _pb.COLOR_BLACK else None
+    black = _ability_record(a.black) if only != _pb.COLOR_WHITE else None
+    proof = None  # DeadPositionProof: both sides' proofs, joined by "+" when they differ
+    if _optional(a, "dead"):
+        proofs = [_no_none(_word(_pb.MateProof, m.proof)) or "" for m in (a.white, a.black)]
+        proof = "+".join(dict.fromkeys(proofs)) or None
+    tb = a.tablebase if a.HasField("tablebase") else None
+    return {
+        "type": "assessment",
+        "rules": _rules_word(a.rules),
+        "fen": a.fen,
+        "chess960": a.chess960,
+        "status": status.value,
+        "article": _STATUS_ARTICLES.get(status),
+        "white_can_mate": white and white["can_mate"],
+        "black_can_mate": black and black["can_mate"],
+        "dead": _optional(a, "dead"),
+        "proof": proof,
+        "white": white,
+        "black": black,
+        "claims": {
+            "threefold": {
+                "article": "9.2",
+                "available": a.claims.threefold_now,
+                "by_move": list(a.claims.threefold_moves),
+            },
+            "fifty": {
+                "article": "9.3",
+                "available": a.claims.fifty_now,
+                "by_move": list(a.claims.fifty_moves),
+            },
+        },
+        "tablebase": _tablebase_record(tb.root) if tb and tb.HasField("root") else None,
+        "tablebase_source": _source(tb) if tb else None,
+        "tablebase_not_covered": (tb.not_covered or None) if tb else None,
+        "claim": _claim_record(a.claim) if a.HasField("claim") else None,
+    }
+
+
+def _chess99_side(s: _pb.Chess99Side) -> dict[str, Any]:  # chess99_report.cc SideJson
+    out: dict[str, Any] = {"can_win": (CanMate._from_proto(s.can_win) or CanMate.UNKNOWN).value}
+    proof = _no_none(_word(_pb.MateProof, s.proof))
+    out.update({"proof": proof, "section": s.section} if proof else {"proof": None})
+    out["line"] = list(s.line) if s.can_win == _pb.CAN_MATE_YES else None
+    return out
+
+
+def _chess99_record(a: _pb.Assessment) -> dict[str, Any]:  # chess99_report.cc
+    c = a.chess99
+    return {
+        "type": "assessment",
+        "rules": "chess99",
+        "fen": a.fen,
+        "status": _word(_pb.Chess99Status, c.status),
+        "section": c.section or None,
+        "white": _chess99_side(c.white),
+        "black": _chess99_side(c.black),
+        "king_captures": [
+            {
+                "move": k.move,
+                "site": k.site,
+                "wins": k.wins,
+                "rule": _word(_pb.Rule, k.rule),
+                "section": k.section,
+            }
+            for k in c.king_captures
+        ],
+        "claims": {
+            "king_capture_available": c.king_capture_claim,
+            "opponent_moves_completed": c.opponent_moves_completed,
+            "ninety_nine_window_open": c.ninety_nine_window_open,
+            "ninety_nine_available": c.ninety_nine_claim,
+            "ninety_nine_moves": list(c.ninety_nine_moves),
+        },
+    }

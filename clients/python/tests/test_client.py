@@ -7,11 +7,12 @@ the text, must agree).
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
 import unittest
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import grpc
 
@@ -94,6 +95,13 @@ class ClusterTest(unittest.TestCase):
         assert cluster is not None
         self.arbiter = Arbiter(cluster.address)
         self.addCleanup(self.arbiter.close)
+
+    def assertSameRecord(self, mine: dict, theirs: dict, what: str) -> None:
+        """``record()`` is the command line's JSON record: key for key,
+        value for value, in the same order."""
+        self.assertEqual(mine, theirs, what)
+        # Equal dicts may differ in key order; their JSON may not.
+        self.assertEqual(json.dumps(mine), json.dumps(theirs), f"{what}: key order")
 
 
 class AnalyzeTest(ClusterTest):
@@ -237,7 +245,7 @@ def verdict_json(v: Verdict) -> dict:
     }
     r = v.ruling
     if r is None:
-        out.update(ruling=None, error={"message": v.error, "line": v.error_line})
+        out.update(ruling=None, error={"message": v.error, "game": v.game, "line": v.error_line})
         return out
     winner = None
     if r.winner is not None:
@@ -309,9 +317,11 @@ class VerifyTest(ClusterTest):
                 self.assertEqual(len(got), len(expected))
                 self.assertEqual([v.game for v in got], list(range(1, len(got) + 1)))
                 for v, cli in zip(got, expected):
+                    # The typed fields, then the whole record.
                     mine = verdict_json(v)
                     theirs = {k: cli.get(k) for k in mine}
                     self.assertEqual(mine, theirs, f"{name}: game {v.game}")
+                    self.assertSameRecord(v.record(), cli, f"{name}: game {v.game}")
 
     def test_text_in_input_order_with_error_records(self) -> None:
         stream = self.arbiter.verify(THREE_GAMES)
@@ -366,6 +376,133 @@ class VerifyTest(ClusterTest):
     def test_missing_file(self) -> None:
         with self.assertRaises(FileNotFoundError):
             list(self.arbiter.verify(os.path.join(cluster.dir, "no-such.pgn")))
+
+
+def cli_records(args: list, extra: Sequence[str] = ()) -> list[dict]:
+    """The records ``arbiter ARGS`` writes (JSON lines), without the summary."""
+    out = loopback.run_cli([*args, "--tables", loopback.tables_dir(), *extra])
+    records = [json.loads(line) for line in out.splitlines() if line.strip()]
+    return [r for r in records if r["type"] != "summary"]
+
+
+# Records each kind of verify does not show in examples/: a Windows-1252
+# record (a converted site) declared as a forfeit without a reason, an
+# illegal move and an unsupported variant (error records, with their line),
+# an abandoned game, a draw claimed in a closing comment.
+EDGE_GAMES = (
+    b'[Event "w"]\n[Site "Z\xfcrich"]\n[Result "1-0"]\n[Termination "forfeit"]\n\n1. e4 e5 1-0\n\n'
+    b'[Event "x"]\n[Result "0-1"]\n\n1. e4 e5 2. e5 0-1\n\n'
+    b'[Event "v"]\n[Variant "Three-check"]\n[Result "1-0"]\n\n1. e4 1-0\n\n'
+    b'[Event "y"]\n[Result "1-0"]\n[Termination "Abandoned"]\n\n1. f3 e5 2. g4 1-0\n\n'
+    b'[Event "z"]\n[Result "1/2-1/2"]\n\n'
+    b"1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 4. Ke2 Ke7 5. Ke1 Ke8 {threefold} 1/2-1/2\n"
+)
+
+
+USCF_CLAIM = "insufficient_losing_chances"
+KPRVK = "8/8/8/3k4/8/8/3PK3/7R w - - 1 41"
+ICCF_WIN_CLAIM = {"rules": "iccf", "claim": "tablebase_claim", "claimed": "win"}
+
+
+class RecordTest(ClusterTest):
+    """``record()`` of what the client receives is the command line's JSON
+    record for the same input: key for key, value for value, in order."""
+
+    def assertVerifiedAsCli(self, path: str, rules: Optional[str] = None) -> None:
+        cli = cli_records(
+            ["verify", path, "--format", "jsonl"], ["--rules", rules] if rules else []
+        )
+        got = [v.record() for v in self.arbiter.verify(path, rules=rules)]
+        self.assertTrue(cli, path)
+        self.assertEqual(len(got), len(cli), path)
+        for mine, theirs in zip(got, cli):
+            self.assertSameRecord(mine, theirs, f"{os.path.basename(path)}: game {theirs['game']}")
+
+    def test_example_games(self) -> None:
+        for name, rules in (
+            ("lichess_sample.pgn", None),
+            ("claims_games.pgn", None),
+            ("chess99_games.pgn", "chess99"),
+        ):
+            with self.subTest(file=name):
+                self.assertVerifiedAsCli(os.path.join(loopback.SOURCE_DIR, "examples", name), rules)
+
+    def test_edge_games(self) -> None:
+        path = os.path.join(cluster.dir, "edge.pgn")
+        with open(path, "wb") as f:
+            f.write(EDGE_GAMES)
+        self.assertVerifiedAsCli(path)
+        types = [r["type"] for r in (v.record() for v in self.arbiter.verify(path))]
+        self.assertEqual(types, ["verdict", "error", "error", "verdict", "verdict"])
+
+    # (FEN, moves, analyze keywords): ongoing positions, a dead one, mate,
+    # stalemate, a threefold claim by history, claims under three rule sets
+    # (Arbiter's own tables answer the tablebase claim), Chess 99 positions.
+    POSITIONS = (
+        (KBVKN, (), {}),
+        (KQVK, (), {}),
+        (KVK, (), {}),
+        (FOOLS_MATE, (), {}),
+        (STALEMATE, (), {}),
+        (START, SHUFFLE, {}),
+        ("8/8/8/4k3/8/8/8/K6Q b - - 0 50", (), {"claim": "quickplay_finish"}),
+        (KPRVK, (), {"claim": "quickplay_finish", "claimant": "white"}),
+        ("8/8/8/3k4/8/8/8/KR6 w - - 1 41", (), {"rules": "uscf", "claim": USCF_CLAIM}),
+        ("8/8/8/8/4k3/8/1K5Q/8 w - - 3 51", (), ICCF_WIN_CLAIM),
+        ("4k4/9/9/9/9/1b7/9/9/4K4 w - - 0 21", (), {"rules": "chess99"}),
+        ("9/9/9/9/9/9/4k4/3K5/9 b - - 0 80", (), {"rules": "chess99"}),
+    )
+
+    def test_analyze(self) -> None:
+        for fen, moves, kw in self.POSITIONS:
+            with self.subTest(fen=fen, **kw):
+                args = ["analyze", "--json", "--fen", fen]
+                if moves:
+                    args += ["--moves", *moves]
+                for option in ("rules", "claim", "claimant", "claimed"):
+                    if option in kw:
+                        args += [f"--{option}", kw[option]]
+                (theirs,) = cli_records(args)
+                mine = self.arbiter.analyze(fen, moves=moves, **kw).record()
+                self.assertSameRecord(mine, theirs, fen)
+
+    def test_one_side(self) -> None:
+        # The command line asks about one side in its batch mode only: a
+        # line "FEN white".
+        queries = ((KQVK, "black"), ("8/8/8/4k3/8/8/8/KN6 b - - 0 1", "white"))
+        path = os.path.join(cluster.dir, "sides.txt")
+        with open(path, "w") as f:
+            f.writelines(f"{fen} {side}\n" for fen, side in queries)
+        cli = cli_records(["analyze", "--json", path])
+        for (fen, side), theirs in zip(queries, cli, strict=True):
+            with self.subTest(fen=fen, side=side):
+                mine = self.arbiter.analyze(fen, side=side).record()
+                self.assertSameRecord(mine, theirs, fen)
+                other = "black" if side == "white" else "white"
+                self.assertIsNone(mine[f"{other}_can_mate"])
+
+    def test_tablebase(self) -> None:
+        if not cluster.syzygy:
+            message = (
+                "no Syzygy tables in $ARBITER_SHARED/syzygy: "
+                "the tablebase records were not compared"
+            )
+            print(f"\nSKIPPED: {message}", file=sys.stderr)
+            self.skipTest(message)
+        for fen in (KQVK, "8/8/8/8/8/3k4/8/3KR3 w - - 0 1", START):
+            with self.subTest(fen=fen):
+                (theirs,) = cli_records(
+                    ["analyze", "--json", "--fen", fen], ["--syzygy", cluster.syzygy]
+                )
+                self.assertSameRecord(
+                    self.arbiter.analyze(fen, tablebase=True).record(), theirs, fen
+                )
+        path = os.path.join(loopback.SOURCE_DIR, "examples", "claims_games.pgn")
+        cli = cli_records(["verify", path, "--format", "jsonl"], ["--syzygy", cluster.syzygy])
+        got = [v.record() for v in self.arbiter.verify(path, tablebase=True)]
+        self.assertEqual(len(got), len(cli))
+        for mine, theirs in zip(got, cli):
+            self.assertSameRecord(mine, theirs, f"claims_games.pgn, tables: game {theirs['game']}")
 
 
 class SecurityTest(unittest.TestCase):
