@@ -284,15 +284,10 @@ struct HttpServer::Impl {
     if (!a.ok()) return SendError(res, a.status());
     absl::StatusOr<PositionAnalysis> analysis = wire::FromProto(*a);
     if (!analysis.ok()) return SendError(res, analysis.status());
-    if (analysis->tablebase && analysis->tablebase->root)
-      return SendJson(res, 200, TablebaseJson(*analysis->tablebase->root));
-    json::Object o;
-    o.Add("category", "unknown");
-    o.Add("checkmate", a->status() == v1::GAME_STATUS_CHECKMATE);
-    o.Add("stalemate", a->status() == v1::GAME_STATUS_STALEMATE);
-    o.Add("not_covered", a->tablebase().not_covered());
-    o.AddRaw("moves", "[]");
-    SendJson(res, 200, o.Close());
+    SendJson(res, 200,
+             TablebaseApiJson(analysis->tablebase.value_or(TablebaseProbe{}),
+                              analysis->assessment.status == GameStatus::kCheckmate,
+                              analysis->assessment.status == GameStatus::kStalemate));
   }
 
   void Verify(const httplib::Request& req, httplib::Response& res,
@@ -354,10 +349,19 @@ struct HttpServer::Impl {
     absl::StatusOr<v1::Job> job = backend.GetJob(id);
     if (!job.ok()) return SendError(res, job.status());
     Backend& b = backend;
-    auto stream = VerdictStream(job->options().tablebase(),
-                                [&b, id, first = *first](const VerdictSink& deliver) {
-                                  return b.JobResults(id, first, deliver);
-                                });
+    // A job that failed or was cancelled ends with a failure line, not a
+    // summary: its verdicts are not a whole run (as `arbiter job results`).
+    auto stream = VerdictStream(
+        job->options().tablebase(), [&b, id, first = *first](const VerdictSink& deliver) {
+          if (absl::Status s = b.JobResults(id, first, deliver); !s.ok()) return s;
+          absl::StatusOr<v1::Job> end = b.GetJob(id);
+          if (!end.ok()) return end.status();
+          if (end->state() == v1::Job::STATE_FAILED)
+            return absl::AbortedError(absl::StrCat("job ", id, " failed: ", end->error()));
+          if (end->state() == v1::Job::STATE_CANCELLED)
+            return absl::AbortedError(absl::StrCat("job ", id, " was cancelled"));
+          return absl::OkStatus();
+        });
     Respond(res, std::move(stream));
   }
 

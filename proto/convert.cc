@@ -433,6 +433,7 @@ v1::GameRecord ToProto(const RawGame& game) {
   out.set_encoding(EnumToProto<v1::TextEncoding>(game.encoding));
   out.set_error_code(int(game.error.code()));
   out.set_error_message(std::string(game.error.message()));
+  out.set_error_line(game.error_line);
   return out;
 }
 
@@ -484,6 +485,7 @@ RawGame FromProto(const v1::GameRecord& record) {
     out.error =
         absl::Status(code > 0 && code <= 16 ? absl::StatusCode(code) : absl::StatusCode::kUnknown,
                      record.error_message());
+    out.error_line = record.error_line();
   }
   return out;
 }

@@ -23,19 +23,20 @@ grpc::Status ToGrpc(const absl::Status& s) {
 
 // A record sent by a client must stay within the limits the PGN reader
 // enforces on files (core/pgn/pgn_reader.h): the work and memory a game may
-// cost do not depend on how it arrived.
+// cost do not depend on how it arrived. The message says what; the caller
+// says which game (an RPC error names it, an error verdict carries it).
 absl::Status CheckRecord(const v1::GameRecord& r) {
   if (const size_t plies = wire::PliesIn(r); plies > PgnReader::kMaxPlies)
     return absl::ResourceExhaustedError(
-        absl::StrCat("game ", r.index(), ": ", plies, " plies, more than ", PgnReader::kMaxPlies));
+        absl::StrCat(plies, " plies, more than ", PgnReader::kMaxPlies));
   for (const v1::GameRecord::Tag& t : r.tags())
     if (t.name().size() + t.value().size() > PgnReader::kMaxTagBytes)
-      return absl::ResourceExhaustedError(absl::StrCat("game ", r.index(), ": a tag of more than ",
-                                                       PgnReader::kMaxTagBytes, " bytes"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("a tag of more than ", PgnReader::kMaxTagBytes, " bytes"));
   for (const v1::GameRecord::Annotation& a : r.annotations())
     if (a.comment().size() > PgnReader::kMaxCommentBytes)
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "game ", r.index(), ": a comment of more than ", PgnReader::kMaxCommentBytes, " bytes"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("a comment of more than ", PgnReader::kMaxCommentBytes, " bytes"));
   return absl::OkStatus();
 }
 
@@ -88,7 +89,9 @@ grpc::Status ArbiterService::VerifyGame(grpc::ServerContext*, const v1::VerifyGa
                                         v1::GameVerdict* out) {
   if (grpc::Status s = CheckOptions(request->options()); !s.ok()) return s;
   if (request->has_record()) {
-    if (absl::Status s = CheckRecord(request->record()); !s.ok()) return ToGrpc(s);
+    if (absl::Status s = CheckRecord(request->record()); !s.ok())
+      return ToGrpc(absl::Status(
+          s.code(), absl::StrCat("game ", request->record().index(), ": ", s.message())));
   }
   std::shared_ptr<Run> run = dispatcher_.NewRun(request->options());
   run->Add(request->has_record()

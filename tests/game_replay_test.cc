@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/io/byte_source.h"
@@ -25,7 +26,11 @@ ReplayedGame Replay(const std::string& pgn) {
   return ReplayGame(raw);
 }
 
-std::string Message(const ReplayedGame& game) { return std::string(game.error.message()); }
+// The error's place and words, as an error record gives them: the line is
+// a field (error_line), not part of the message.
+std::string Message(const ReplayedGame& game) {
+  return absl::StrCat("line ", game.error_line, ": ", std::string(game.error.message()));
+}
 
 bool IsCheckmate(const Position& pos) { return pos.in_check() && MoveList(pos).empty(); }
 bool IsStalemate(const Position& pos) { return !pos.in_check() && MoveList(pos).empty(); }
@@ -46,13 +51,12 @@ TEST(game_replay, ReplaysStandardGame) {
 TEST(game_replay, ReportsIllegalMoveWithNumberSanAndLine) {
   ReplayedGame white = Replay("[Event \"x\"]\n\n1. e4 e5\n2. Ke3 Nc6 *\n");
   EXPECT_EQ(white.error.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_PRED_FORMAT2(Contains, Message(white),
-                      "game 1, line 4: move 2. Ke3: not a legal move in ");
+  EXPECT_PRED_FORMAT2(Contains, Message(white), "line 4: move 2. Ke3: not a legal move in ");
   EXPECT_EQ(white.moves.size(), 2u);  // the legal prefix is kept
   EXPECT_EQ(white.end.fullmove_number(), 2);
 
   ReplayedGame black = Replay("1. e4 Nf3 *");
-  EXPECT_PRED_FORMAT2(Contains, Message(black), "game 1, line 1: move 1... Nf3: not a legal move");
+  EXPECT_PRED_FORMAT2(Contains, Message(black), "line 1: move 1... Nf3: not a legal move");
 
   ReplayedGame unparsable = Replay("1. e4 e5 2. xx *");
   EXPECT_PRED_FORMAT2(Contains, Message(unparsable), "move 2. xx: no destination square");
@@ -82,7 +86,7 @@ TEST(game_replay, UsesFenWithOrWithoutSetUp) {
   ReplayedGame no_fen = Replay("[SetUp \"1\"]\n\n1. e4 *");
   EXPECT_PRED_FORMAT2(Contains, Message(no_fen), "[SetUp \"1\"] without a [FEN] tag");
   ReplayedGame bad_fen = Replay("[FEN \"not a fen\"]\n\n1. e4 *");
-  EXPECT_PRED_FORMAT2(Contains, Message(bad_fen), "game 1, line 1: bad FEN \"not a fen\"");
+  EXPECT_PRED_FORMAT2(Contains, Message(bad_fen), "line 1: bad FEN \"not a fen\"");
 }
 
 TEST(game_replay, PlaysChess960UnderItsNames) {
@@ -167,7 +171,7 @@ TEST(game_replay, ReplaysBundledLichessSample) {
   EXPECT_EQ(games[3].start.Fen(), "RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr w - - 0 1");
   EXPECT_TRUE(IsCheckmate(games[3].end));
   // 5. Atomic is reported, not misread.
-  EXPECT_PRED_FORMAT2(Contains, Message(games[4]), "game 5, line 93: unsupported variant Atomic");
+  EXPECT_PRED_FORMAT2(Contains, Message(games[4]), "line 93: unsupported variant Atomic");
 }
 
 // ---- real game collections in $ARBITER_SHARED/games ----------------------------

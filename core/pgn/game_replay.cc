@@ -26,9 +26,8 @@ Variant ClassifyVariant(const std::string* tag) {
   return Variant::kUnsupported;
 }
 
-absl::Status GameError(const RawGame& raw, std::string_view message) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("game ", raw.index, ", line ", raw.first_line, ": ", std::string(message)));
+absl::Status GameError(std::string_view message) {
+  return absl::InvalidArgumentError(std::string(message));
 }
 
 // Sets up out->start, out->end and out->chess960 from the tags.
@@ -36,11 +35,11 @@ absl::Status SetUpStart(const RawGame& raw, ReplayedGame* out) {
   const std::string* variant = raw.Tag("Variant");
   Variant kind = ClassifyVariant(variant);
   if (kind == Variant::kUnsupported)
-    return GameError(raw, absl::StrCat("unsupported variant ", *variant));
+    return GameError(absl::StrCat("unsupported variant ", *variant));
   const std::string* fen = raw.Tag("FEN");
   const std::string* setup = raw.Tag("SetUp");
   if (fen == nullptr && setup != nullptr && *setup == "1")
-    return GameError(raw, "[SetUp \"1\"] without a [FEN] tag");
+    return GameError("[SetUp \"1\"] without a [FEN] tag");
   if (fen == nullptr && kind == Variant::kStandard) {
     // The common case: parsing the start FEN for every game shows up in bulk
     // replay, copying a ready position does not.
@@ -54,8 +53,8 @@ absl::Status SetUpStart(const RawGame& raw, ReplayedGame* out) {
   absl::StatusOr<Position> start = Position::FromFen(
       fen != nullptr ? std::string_view(*fen) : kStartFen, kind == Variant::kChess960);
   if (!start.ok())
-    return GameError(raw, absl::StrCat("bad FEN \"", fen != nullptr ? *fen : "",
-                                       "\": ", start.status().message()));
+    return GameError(
+        absl::StrCat("bad FEN \"", fen != nullptr ? *fen : "", "\": ", start.status().message()));
   out->start = *std::move(start);
   out->end = out->start;
   out->chess960 = out->start.chess960();
@@ -70,9 +69,13 @@ void ReplayGame(const RawGame& raw, ReplayedGame* out) {
   out->chess960 = false;
   out->bad_move = -1;
   out->error = raw.error;
+  out->error_line = raw.error_line;
   if (!out->error.ok()) return;
   out->error = SetUpStart(raw, out);
-  if (!out->error.ok()) return;
+  if (!out->error.ok()) {
+    out->error_line = raw.first_line;
+    return;
+  }
 
   Position& pos = out->end;
   out->moves.reserve(raw.moves.size());
@@ -84,9 +87,10 @@ void ReplayGame(const RawGame& raw, ReplayedGame* out) {
       std::string reason(move.status().message());
       std::string quoted = absl::StrCat("\"", raw_move.san, "\": ");
       if (reason.starts_with(quoted)) reason.erase(0, quoted.size());
-      out->error = absl::InvalidArgumentError(absl::StrCat(
-          "game ", raw.index, ", line ", raw_move.line, ": move ", pos.fullmove_number(),
-          pos.side_to_move() == kWhite ? ". " : "... ", raw_move.san, ": ", reason));
+      out->error = absl::InvalidArgumentError(
+          absl::StrCat("move ", pos.fullmove_number(), pos.side_to_move() == kWhite ? ". " : "... ",
+                       raw_move.san, ": ", reason));
+      out->error_line = raw_move.line;
       out->bad_move = int(out->moves.size());
       return;
     }

@@ -234,8 +234,8 @@ void PgnReader::BeginGame(RawGame* game) {
 
 void PgnReader::Fail(RawGame* game, int64_t line, std::string_view reason) {
   if (phase_ == Phase::kBefore) BeginGame(game);
-  game->error = absl::InvalidArgumentError(
-      absl::StrCat("game ", game->index, ", line ", line, ": ", std::string(reason)));
+  game->error = absl::InvalidArgumentError(std::string(reason));
+  game->error_line = line;
   resync_ = true;
   resync_from_tag_line_ = line_is_tag_;
 }
@@ -246,8 +246,8 @@ bool PgnReader::InputEnded(RawGame* game, int64_t line, std::string_view what) {
     return false;
   }
   if (phase_ == Phase::kBefore) BeginGame(game);
-  game->error = absl::Status(io_error_.code(), absl::StrCat("game ", game->index, ", line ", line_,
-                                                            ": ", io_error_.message()));
+  game->error = absl::Status(io_error_.code(), io_error_.message());
+  game->error_line = line_;
   done_ = true;
   return false;
 }
@@ -297,6 +297,7 @@ bool PgnReader::ReadGame(RawGame* game) {
   game->result_token.clear();
   game->closing_comment.clear();
   game->error = absl::OkStatus();
+  game->error_line = 0;
   game->encoding = RecordEncoding::kUtf8;
   dropped_text_invalid_ = false;
   game->index = 0;

@@ -45,10 +45,12 @@ struct RawGame {
   // on time} 0-1"), trimmed; empty otherwise. Kept whatever keep_comments
   // says: it is where several sources write how the game ended.
   std::string closing_comment;
-  // OK, or InvalidArgument "game G, line N: reason" for a lexical error (the
-  // fields then hold what was read before it), or the I/O error that ended
-  // the input.
+  // OK, or InvalidArgument with the reason for a lexical error (the fields
+  // then hold what was read before it), or the I/O error that ended the
+  // input. The message says what, not where: `error_line` is where (the
+  // game is `index`), so that no one parses a location back out of text.
   absl::Status error;
+  int64_t error_line = 0;
   // kUtf8 when the game's text was valid UTF-8 (kept as it was), or
   // kWindows1252 when it was not and all of it was converted from
   // Windows-1252 (core/pgn/game_encoding.h). Every text field above, the

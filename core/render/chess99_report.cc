@@ -15,7 +15,7 @@ std::string SideJson(const chess99::SideWinAbility& s) {
   json::Object o;
   o.Add("can_win", ToString(s.answer));
   if (s.proof == MateProof::kNone) {
-    o.AddNull("proof");
+    o.AddNull("proof").AddNull("section");
   } else {
     o.Add("proof", ToString(s.proof));
     o.Add("section", s.section);

@@ -29,12 +29,16 @@ std::string ClaimRulingJson(const ClaimRuling& c) {
     o.AddRaw("opponent_can_mate", MateAbilityJson(*pos, *c.opponent_can_mate));
   else
     o.AddNull("opponent_can_mate");
-  if (c.tablebase && c.tablebase->root) {
+  // As an assessment says them: the value (null when not covered), the
+  // tables asked, and why they did not answer.
+  if (c.tablebase && c.tablebase->root)
     o.AddRaw("tablebase", TablebaseJson(*c.tablebase->root));
+  else
+    o.AddNull("tablebase");
+  if (c.tablebase)
     o.Add("tablebase_source", ToString(c.tablebase->source));
-  } else {
-    o.AddNull("tablebase").AddNull("tablebase_source");
-  }
+  else
+    o.AddNull("tablebase_source");
   // Why no table answered, when one was asked.
   o.AddTextOrNull("tablebase_not_covered", c.tablebase ? c.tablebase->not_covered : "");
   return o.Close();

@@ -100,7 +100,7 @@ std::string RulingText(const GameVerdict& v) {
 std::vector<std::string> EvidenceOf(const GameVerdict& v) {
   std::vector<std::string> out;
   if (!v.ruling) {
-    std::string error = absl::StrCat("the record could not be read or replayed: ", v.error);
+    std::string error = absl::StrCat("the record could not be read or replayed: ", LocatedError(v));
     if (!v.tablebase || v.tablebase->note.empty()) return {error};
     return {error, absl::StrCat("tablebase: ", v.tablebase->note)};
   }

@@ -74,8 +74,9 @@ std::string GameVerdictJson(const GameVerdict& v) {
   const Ruling* r = v.ruling ? &*v.ruling : nullptr;
   json::Object o;
   o.Add("type", r ? "verdict" : "error");
-  o.Add("game", v.game).Add("site", v.site).Add("declared", v.declared);
-  o.Add("termination", v.termination);
+  o.Add("game", v.game);
+  o.AddTextOrNull("site", v.site).AddTextOrNull("declared", v.declared);
+  o.AddTextOrNull("termination", v.termination);
   // null for UTF-8 as written: the common case says nothing.
   if (v.encoding == RecordEncoding::kUtf8)
     o.AddNull("encoding");

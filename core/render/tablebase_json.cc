@@ -23,10 +23,8 @@ void AddValue(const RootResult& r, json::Object* o) {
     o->AddNull("move_within_50");
 }
 
-}  // namespace
-
-std::string TablebaseJson(const RootResult& result) {
-  json::Object o;
+void AddRoot(const RootResult& result, json::Object* out) {
+  json::Object& o = *out;
   AddValue(result, &o);
   o.Add("checkmate", result.checkmate);
   o.Add("stalemate", result.stalemate);
@@ -42,7 +40,29 @@ std::string TablebaseJson(const RootResult& result) {
              mo.Add("stalemate", m.stalemate);
              return mo.Close();
            }));
+}
+
+}  // namespace
+
+std::string TablebaseJson(const RootResult& result) {
+  json::Object o;
+  AddRoot(result, &o);
   return o.Close();
+}
+
+std::string TablebaseApiJson(const TablebaseProbe& probe, bool checkmate, bool stalemate) {
+  json::Object o;
+  if (probe.root) {
+    AddRoot(*probe.root, &o);
+    return o.AddNull("not_covered").Close();
+  }
+  // Not covered: the same keys, the value's null, and why.
+  o.Add("category", "unknown");
+  for (const char* key : {"dtz", "precise_dtz", "win_within_50", "halfmove_clock",
+                          "fifty_move_outcome", "unlimited_outcome", "move_within_50"})
+    o.AddNull(key);
+  o.Add("checkmate", checkmate).Add("stalemate", stalemate).AddRaw("moves", "[]");
+  return o.Add("not_covered", probe.not_covered).Close();
 }
 
 std::string TablebasePositionJson(const TablebaseProbe& probe) {

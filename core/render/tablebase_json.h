@@ -15,6 +15,11 @@ namespace arbiter {
 //  "precise_dtz", "zeroing", "checkmate", "stalemate"}, ...]}.
 std::string TablebaseJson(const RootResult& result);
 
+// GET /v1/tablebase: TablebaseJson and "not_covered": null, or for a
+// position the tables do not cover the same keys with "category":
+// "unknown", the value's keys null, no moves and "not_covered" saying why.
+std::string TablebaseApiJson(const TablebaseProbe& probe, bool checkmate, bool stalemate);
+
 // Short JSON for a verify record (no move list: verify may write millions):
 // {"category", "dtz", "precise_dtz", "win_within_50", "halfmove_clock",
 //  "side_to_move"}; "null" when not covered.

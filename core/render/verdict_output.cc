@@ -50,7 +50,7 @@ std::string CsvRow(const GameVerdict& v) {
 
 std::string TextLine(const GameVerdict& v) {
   std::string head = absl::StrCat("#", v.game, v.site.empty() ? "" : " ", v.site, ": ");
-  if (!v.ruling) return absl::StrCat(head, "ERROR ", v.error, "\n");
+  if (!v.ruling) return absl::StrCat(head, "ERROR ", LocatedError(v), "\n");
   const Ruling& r = *v.ruling;
   std::string line = absl::StrCat(head, v.declared.empty() ? "?" : v.declared, " -> ",
                                   ToString(r.ruling), " by ", ToString(r.rule));

@@ -54,8 +54,8 @@ JudgeInput PliesOf(const RawGame& raw) {
   return in;
 }
 
-void Fail(const RawGame& raw, std::string message, int64_t line, GameVerdict* out) {
-  out->error = absl::StrCat("game ", raw.index, ", line ", line, ": ", message);
+void Fail(std::string message, int64_t line, GameVerdict* out) {
+  out->error = std::move(message);
   out->error_line = line;
 }
 
@@ -71,7 +71,7 @@ void VerifyChess99Game(const RawGame& raw, GameVerdict* out) {
   if (const std::string* fen = raw.Tag("FEN")) {
     start = chess99::Position::FromFen(*fen);
     if (!start.ok())
-      return Fail(raw, absl::StrCat("[FEN] tag: ", start.status().message()), raw.first_line, out);
+      return Fail(absl::StrCat("[FEN] tag: ", start.status().message()), raw.first_line, out);
   }
   JudgeInput in = PliesOf(raw);
   chess99::GameJudgement j = chess99::JudgeGame(*start, in.plies);
@@ -106,7 +106,7 @@ void VerifyChess99Game(const RawGame& raw, GameVerdict* out) {
       const int move = in.move_of_ply[size_t(j.error_ply - 1)];
       if (move >= 0) line = raw.moves[size_t(move)].line;
     }
-    return Fail(raw, j.error, line, out);
+    return Fail(j.error, line, out);
   }
   Ruling r;
   r.ruling = j.result;

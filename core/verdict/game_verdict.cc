@@ -1,23 +1,15 @@
 #include "core/verdict/game_verdict.h"
 
+#include "absl/strings/str_cat.h"
 #include "core/chess/notation.h"
 #include "core/verdict/chess99_verdict.h"
 
 namespace arbiter {
-namespace {
 
-// Reader and replay errors say "..., line N: ..."; the line is reported as
-// its own field so that tools can point at it.
-int64_t LineFromMessage(std::string_view message) {
-  size_t at = message.find("line ");
-  if (at == std::string_view::npos) return 0;
-  int64_t line = 0;
-  for (size_t i = at + 5; i < message.size() && message[i] >= '0' && message[i] <= '9'; ++i)
-    line = line * 10 + (message[i] - '0');
-  return line;
+std::string LocatedError(const GameVerdict& v) {
+  return absl::StrCat("game ", v.game, v.error_line ? absl::StrCat(", line ", v.error_line) : "",
+                      ": ", v.error);
 }
-
-}  // namespace
 
 void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGame* scratch,
                 GameVerdict* out, const SyzygyTablebase* tables) {
@@ -36,7 +28,7 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
       VerifyChess99Game(raw, out);
     } else {
       out->error = std::string(raw.error.message());
-      out->error_line = LineFromMessage(out->error);
+      out->error_line = raw.error_line;
     }
     if (tables) out->tablebase = NoPositionJudgement("a Chess 99 game: no tablebase covers it");
     return;
@@ -71,7 +63,7 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
   }
   if (!ruled) {
     out->error = std::string(scratch->error.message());
-    out->error_line = LineFromMessage(out->error);
+    out->error_line = scratch->error_line;
     if (tables) out->tablebase = NoPositionJudgement("the game could not be replayed");
     return;
   }

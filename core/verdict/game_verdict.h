@@ -39,8 +39,8 @@ struct GameVerdict {
   // then FEN-9 and whose `detail` says why, in a sentence.
   Ruleset rules = Ruleset::kFide;
   std::string detail;
-  std::string error;  // empty, or what is wrong
-  int64_t error_line = 0;
+  std::string error;       // empty, or what is wrong
+  int64_t error_line = 0;  // and where: the record's line (0 when not known)
   // Set exactly when tables were given: the records of a run without tables
   // stay as they were before tablebases existed.
   std::optional<TablebaseJudgement> tablebase;
@@ -51,6 +51,10 @@ struct GameVerdict {
 // declared result (core/verdict/tablebase_verdict.h), and they are evidence
 // for the record's claims. `options.rules` rules the chess games (a game is
 // Chess 99 by its [Variant] tag, see core/pgn/variant.h).
+// "game G, line L: what" (", line L" left out when 0): how text output
+// names an error record.
+std::string LocatedError(const GameVerdict& v);
+
 void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGame* scratch,
                 GameVerdict* out, const SyzygyTablebase* tables = nullptr);
 

@@ -648,7 +648,7 @@ def _claim_record(c: _pb.ClaimRuling) -> dict[str, Any]:  # claim_text.cc ClaimR
         if c.HasField("opponent_can_mate")
         else None,
         "tablebase": _tablebase_record(root) if root else None,
-        "tablebase_source": _source(tb) if root else None,
+        "tablebase_source": _source(tb) if tb else None,
         "tablebase_not_covered": (tb.not_covered or None) if tb else None,
     }
 
@@ -677,9 +677,9 @@ def _verdict_record(v: _pb.GameVerdict) -> dict[str, Any]:  # game_verdict_json.
     out: dict[str, Any] = {
         "type": "verdict" if r else "error",
         "game": v.game,
-        "site": v.site,
-        "declared": v.declared,
-        "termination": v.termination,
+        "site": v.site or None,
+        "declared": v.declared or None,
+        "termination": v.termination or None,
         "encoding": _encoding(v.encoding),
         "rules": _rules_word(v.rules),
     }
@@ -777,7 +777,7 @@ def _assessment_record(a: _pb.Assessment) -> dict[str, Any]:  # report.cc Assess
 def _chess99_side(s: _pb.Chess99Side) -> dict[str, Any]:  # chess99_report.cc SideJson
     out: dict[str, Any] = {"can_win": (CanMate._from_proto(s.can_win) or CanMate.UNKNOWN).value}
     proof = _no_none(_word(_pb.MateProof, s.proof))
-    out.update({"proof": proof, "section": s.section} if proof else {"proof": None})
+    out.update({"proof": proof, "section": s.section} if proof else {"proof": None, "section": None})
     out["line"] = list(s.line) if s.can_win == _pb.CAN_MATE_YES else None
     return out
 

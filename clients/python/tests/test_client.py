@@ -239,13 +239,15 @@ def verdict_json(v: Verdict) -> dict:
     that say what was ruled and why."""
     out: dict[str, Any] = {
         "game": v.game,
-        "site": v.site,
-        "declared": v.declared,
-        "termination": v.termination,
+        "site": v.site or None,  # absent tags are null in a record
+        "declared": v.declared or None,
+        "termination": v.termination or None,
     }
     r = v.ruling
     if r is None:
-        out.update(ruling=None, error={"message": v.error, "game": v.game, "line": v.error_line})
+        out.update(
+            ruling=None, error={"message": v.error, "game": v.game, "line": v.error_line or None}
+        )
         return out
     winner = None
     if r.winner is not None:
