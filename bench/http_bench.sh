@@ -35,6 +35,7 @@ echo "Analyze latency, $(wc -l <"$work/fens") final positions x 5 rounds, one re
   --tables "$tables" --http "127.0.0.1:$(cat "$work/c.http")"
 
 "$build/arbiter" serve --http 127.0.0.1:0 --port-file "$work/s" --jobs "$n" --tables "$tables" \
+  --job-dir "$work/serve-jobs" \
   --max-verify-mb 4096 2>>"$work/log" &
 pids+=($!)
 wait_port "$work/s"

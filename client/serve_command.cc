@@ -1,42 +1,73 @@
-// `arbiter serve`: the HTTP/JSON API and the web page on one machine, with
-// the engine in this process (no coordinator, no workers): the way to try
-// everything at once. A cluster serves the same API from its coordinator
-// (`arbiter-coordinator --http`).
+// `arbiter serve`: the HTTP/JSON API and the web page on one machine. It is
+// a coordinator (server/: the arbiter.v1 service, the dispatcher, the
+// durable job store) whose one worker (worker/) runs in this process,
+// reached over an in-process channel, with no gRPC port: the same code, the
+// same limits, the same jobs (kept in --job-dir, resumed after a restart)
+// as `arbiter-coordinator --http` in front of a cluster.
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "client/commands.h"
-#include "client/embedded_backend.h"
 #include "common/command_line.h"
-#include "common/local_engine.h"
 #include "common/security.h"
 #include "common/serving.h"
 #include "common/tablebase_options.h"
 #include "common/tables_option.h"
+#include "grpcpp/server.h"
+#include "grpcpp/server_builder.h"
+#include "http/grpc_backend.h"
 #include "http/http_server.h"
+#include "server/arbiter_service.h"
+#include "server/dispatcher.h"
+#include "server/job_options.h"
+#include "server/jobs.h"
+#include "worker/worker_service.h"
 
 namespace arbiter::cli {
 namespace {
 
 constexpr char kProgram[] = "arbiter serve";
+// As the coordinator's --max-message-mb default: what one call may carry.
+constexpr int kMaxMessageBytes = 16 << 20;
 
 struct ServeOptions {
   http::HttpOptions http;
-  EmbeddedLimits limits;
+  coordinator::JobsOptions jobs;
+  std::optional<std::string> job_dir;
+  coordinator::RequestLimits limits;
+  int64_t threads = 1;
   int64_t max_table_mb = 256;
   std::string tokens;
   std::vector<std::string> syzygy;
   std::optional<std::string> tables;
 };
 
+// A gRPC server with no port: its services are reached over its
+// InProcessChannel only.
+std::unique_ptr<grpc::Server> InProcessServer(grpc::Service* service) {
+  grpc::ServerBuilder builder;
+  builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
+  builder.SetMaxSendMessageSize(64 << 20);
+  builder.RegisterService(service);
+  return builder.BuildAndStart();
+}
+
+std::shared_ptr<grpc::Channel> ChannelTo(grpc::Server& server) {
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(64 << 20);
+  args.SetMaxSendMessageSize(kMaxMessageBytes);
+  return server.InProcessChannel(args);
+}
+
 ExitCode RunServe(ServeOptions& o) {
   // Before any thread exists, so that every thread inherits the mask and
   // the signals reach the waiter below.
   serving::BlockShutdownSignals();
+  o.jobs.dir = o.job_dir.value_or(coordinator::DefaultJobDir());
+  if (absl::Status s = coordinator::CreateJobDir(o.jobs.dir); !s.ok()) return Fail(kProgram, s);
   absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = TablebaseFrom(o.syzygy);
   if (!tables.ok()) return Fail(kProgram, tables.status());
   absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> retrograde =
@@ -56,19 +87,38 @@ ExitCode RunServe(ServeOptions& o) {
     if (!tokens.ok()) return Fail(kProgram, tokens.status());
     o.http.tokens = *tokens;
   }
-  const LocalEngine engine(*tables, retrograde->get(), int(o.max_table_mb), "server");
-  if (const char* tmp = std::getenv("TMPDIR"); tmp && *tmp) o.limits.spool_dir = tmp;
-  EmbeddedBackend backend(engine, o.limits);
   o.http.metrics = std::make_shared<prometheus::Registry>();
   serving::RegisterBuildInfo(*o.http.metrics, "arbiter");
+
+  worker::WorkerService worker(int(o.threads), int(o.max_table_mb), *tables, retrograde->get(),
+                               *o.http.metrics);
+  std::unique_ptr<grpc::Server> worker_server = InProcessServer(&worker);
+  coordinator::DispatcherOptions dispatch;
+  dispatch.channels = {ChannelTo(*worker_server)};
+  coordinator::Dispatcher dispatcher(dispatch, *o.http.metrics);
+  if (absl::Status s = dispatcher.Start(); !s.ok()) return Fail(kProgram, s);
+  absl::StatusOr<std::unique_ptr<coordinator::Jobs>> jobs =
+      coordinator::Jobs::Open(dispatcher, o.jobs);
+  if (!jobs.ok()) return Fail(kProgram, jobs.status());
+  coordinator::ArbiterService service(dispatcher, **jobs, o.limits);
+  std::unique_ptr<grpc::Server> coordinator_server = InProcessServer(&service);
+  http::GrpcBackend backend(ChannelTo(*coordinator_server), [] { return true; });
+  o.http.max_job_bytes = o.jobs.max_upload_bytes;
   absl::StatusOr<std::unique_ptr<http::HttpServer>> server =
       http::HttpServer::Start(o.http, backend);
   if (!server.ok()) return Fail(kProgram, server.status());
-  std::fprintf(stderr, "arbiter serve: %s://%s:%d/ (Ctrl-C stops)\n",
+  std::fprintf(stderr, "arbiter serve: %s://%s:%d/ (Ctrl-C stops), jobs in %s\n",
                (*server)->tls() ? "https" : "http",
-               o.http.address.substr(0, o.http.address.rfind(':')).c_str(), (*server)->port());
+               o.http.address.substr(0, o.http.address.rfind(':')).c_str(), (*server)->port(),
+               o.jobs.dir.c_str());
   serving::WaitForShutdownSignal();
+  // As the coordinator stops: running jobs stop where they are (to resume
+  // at the next start), runs end, then the servers.
+  (*jobs)->Stop();
+  dispatcher.Stop();
   (*server)->Stop();
+  coordinator_server->Shutdown();
+  worker_server->Shutdown();
   if (*retrograde) WarnAboutTables("serve", **retrograde);
   return ExitCode::kSuccess;
 }
@@ -76,12 +126,13 @@ ExitCode RunServe(ServeOptions& o) {
 }  // namespace
 
 Command AddServe(CLI::App& arbiter) {
-  CLI::App* serve =
-      arbiter.add_subcommand("serve",
-                             "Serve the HTTP/JSON API and the web page with the engine in this\n"
-                             "process (docs/http.md). Open the printed address in a browser.");
+  CLI::App* serve = arbiter.add_subcommand(
+      "serve",
+      "Serve the HTTP/JSON API and the web page (docs/http.md): a coordinator\n"
+      "with its worker in this process, jobs kept in --job-dir. Open the\n"
+      "printed address in a browser.");
   auto o = std::make_shared<ServeOptions>();
-  o->limits.threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  o->threads = int64_t(std::max(1u, std::thread::hardware_concurrency()));
   AddValue(*serve, "--http", &o->http.address, "ADDR",
            "Listen on ADDR, HOST:PORT (port 0 picks a free one)")
       ->default_str(o->http.address);
@@ -91,10 +142,8 @@ Command AddServe(CLI::App& arbiter) {
   AddValue(*serve, "--tokens", &o->tokens, "FILE",
            "Accept only API calls with \"Authorization: Bearer <token>\" for a\n"
            "token of FILE (one per line; needs HTTPS)");
-  AddInteger(
-      *serve, "--jobs", 1, 1024, "--jobs must be 1..1024",
-      [o](int64_t n) { o->limits.threads = int(n); }, "N",
-      "Games ruled at once per verify request or job (default: all cores)");
+  AddInteger(*serve, "--jobs", &o->threads, 1, 1024, "--jobs must be 1..1024", "N",
+             "Games ruled at once (default: all cores)");
   AddInteger(
       *serve, "--max-budget", 1, std::numeric_limits<int64_t>::max(), "--max-budget must be >= 1",
       [o](int64_t n) { o->limits.max_budget = uint64_t(n); }, "N",
@@ -106,13 +155,10 @@ Command AddServe(CLI::App& arbiter) {
   AddInteger(
       *serve, "--max-verify-mb", 1, 1 << 20, "--max-verify-mb must be >= 1",
       [o](int64_t mb) { o->http.max_verify_bytes = mb << 20; }, "M",
-      "Largest POST /v1/verify body (held in memory while ruled)")
+      "Largest POST /v1/verify body (held in memory while ruled; jobs stream\n"
+      "and are bounded by --max-upload-mb)")
       ->default_str(std::to_string(o->http.max_verify_bytes >> 20));
-  AddInteger(
-      *serve, "--max-upload-mb", 1, int64_t(1) << 30, "--max-upload-mb must be >= 1",
-      [o](int64_t mb) { o->http.max_job_bytes = mb << 20; }, "M",
-      "Largest job upload (POST /v1/jobs; kept in $TMPDIR while ruled)")
-      ->default_str(std::to_string(o->http.max_job_bytes >> 20));
+  coordinator::AddJobOptions(*serve, &o->jobs, &o->job_dir);
   AddSyzygyOption(*serve, &o->syzygy);
   AddTablesOption(*serve, &o->tables);
   return {serve, [o] { return RunServe(*o); }, /*takes_connection=*/false};

@@ -33,8 +33,8 @@
 #include "core/render/html_report.h"
 #include "core/render/json.h"
 #include "core/render/verdict_output.h"
-#include "core/util/ordered_parallel.h"
 #include "core/verdict/game_verdict.h"
+#include "core/verdict/verify_games.h"
 
 namespace arbiter::cli {
 namespace {
@@ -325,13 +325,11 @@ ExitCode RunVerify(const VerifyOptions& o) {
         !s.ok())
       return Fail(kProgram, s);
   } else {
-    thread_local ReplayedGame scratch;
-    OrderedParallelMap<RawGame, GameVerdict>::Run(
-        {.threads = int(o.jobs), .batch_size = 64, .max_batches = size_t(4 * o.jobs)}, next_game,
-        [&](RawGame& game, GameVerdict* verdict) {
-          VerifyGame(game, options, &scratch, verdict, tb);
-        },
-        deliver);
+    VerifyGames({.threads = int(o.jobs), .search = options, .tables = tb}, next_game,
+                [&](GameVerdict& v) {
+                  deliver(v);
+                  return true;
+                });
   }
   if (progress) std::fputs("\r\033[K", stderr);
   printer.End(elapsed());

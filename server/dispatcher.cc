@@ -47,6 +47,7 @@ bool RequestFault(grpc::StatusCode code) {
 struct Dispatcher::Endpoint {
   int id = 0;
   std::string address;
+  std::shared_ptr<grpc::Channel> channel;  // preset for an in-process worker
   std::unique_ptr<v1::Worker::Stub> stub;
   // Guarded by the dispatcher's mutex.
   bool up = false;
@@ -197,6 +198,12 @@ Dispatcher::~Dispatcher() {
 }
 
 absl::Status Dispatcher::Start() {
+  if (!options_.channels.empty()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 0; i < options_.channels.size(); ++i)
+      AddEndpoint(absl::StrCat("in-process worker ", i + 1), options_.channels[i]);
+    return absl::OkStatus();
+  }
   std::string spec = options_.workers;
   if (spec.empty()) return absl::InvalidArgumentError("--workers is required");
   if (spec.rfind("dns:///", 0) == 0) {
@@ -225,11 +232,12 @@ absl::Status Dispatcher::Start() {
   return absl::OkStatus();
 }
 
-void Dispatcher::AddEndpoint(const std::string& address) {
+void Dispatcher::AddEndpoint(const std::string& address, std::shared_ptr<grpc::Channel> channel) {
   if (endpoints_.count(address)) return;
   auto e = std::make_shared<Endpoint>();
   e->id = next_endpoint_id_++;
   e->address = address;
+  e->channel = std::move(channel);
   endpoints_[address] = e;
   threads_.emplace_back([this, e] { Manage(e); });
 }
@@ -286,11 +294,13 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
   // shared by every worker pod cannot name each pod's address: it names the
   // Service, so TLS checks it against the name that was resolved.
   if (!dns_name_.empty() && options_.worker_credentials) args.SetSslTargetNameOverride(dns_name_);
-  e->stub = v1::Worker::NewStub(grpc::CreateCustomChannel(e->address,
-                                                          options_.worker_credentials
-                                                              ? options_.worker_credentials
+  if (!e->channel)
+    e->channel =
+        grpc::CreateCustomChannel(e->address,
+                                  options_.worker_credentials ? options_.worker_credentials
                                                               : grpc::InsecureChannelCredentials(),
-                                                          args));
+                                  args);
+  e->stub = v1::Worker::NewStub(e->channel);
   std::unique_lock<std::mutex> lock(mu_);
   int missed_pings = 0;
   while (!stopping_ && !e->removed) {

@@ -46,6 +46,9 @@ inline constexpr int kMaxGameFailures = 3;
 
 struct DispatcherOptions {
   std::string workers;  // "host:port,..." or "dns:///name:port"
+  // Workers in this process (`arbiter serve`), reached over these
+  // in-process channels; used instead of `workers` when not empty.
+  std::vector<std::shared_ptr<grpc::Channel>> channels;
   int batch_size = 64;
   std::chrono::milliseconds batch_deadline{120000};
   std::chrono::milliseconds analyze_deadline{60000};
@@ -134,8 +137,9 @@ class Dispatcher {
   struct Endpoint;
   struct Batch;
 
-  void Resolve();                                // (re)reads the worker list; needs mu_
-  void AddEndpoint(const std::string& address);  // unless known; needs mu_
+  void Resolve();  // (re)reads the worker list; needs mu_
+  // Unless known; needs mu_. `channel`: an in-process worker's.
+  void AddEndpoint(const std::string& address, std::shared_ptr<grpc::Channel> channel = nullptr);
   void Resolver();
   void Manage(std::shared_ptr<Endpoint> e);
   void Send(std::shared_ptr<Endpoint> e);

@@ -1,17 +1,14 @@
 // arbiter-coordinator: serves arbiter.v1.Arbiter to clients and dispatches
 // the work to arbiter-worker processes.
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
-#include <map>
 #include <optional>
 #include <thread>
 
-#include "absl/strings/numbers.h"
 #include "common/command_line.h"
 #include "common/exit_code.h"
 #include "common/security.h"
@@ -21,6 +18,7 @@
 #include "http/http_server.h"
 #include "server/arbiter_service.h"
 #include "server/dispatcher.h"
+#include "server/job_options.h"
 #include "server/jobs.h"
 
 namespace {
@@ -36,30 +34,6 @@ ExitCode Fail(const absl::Status& s) { return arbiter::Fail(kProgram, s); }
 
 // Under systemd (StateDirectory=), for root, else the user's XDG state
 // directory: never a temporary directory, which the system may clean.
-std::string DefaultJobDir() {
-  if (const char* state = std::getenv("STATE_DIRECTORY"); state && *state)
-    return std::string(state) + "/jobs";
-  if (geteuid() == 0) return "/var/lib/arbiter/jobs";
-  if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg && *xdg)
-    return std::string(xdg) + "/arbiter/jobs";
-  const char* home = std::getenv("HOME");
-  return std::string(home && *home ? home : ".") + "/.local/state/arbiter/jobs";
-}
-
-// "30d", "12h", "90m", "45s" or "0"; anything else is a usage error.
-std::chrono::seconds ParseRetention(const std::string& text) {
-  static const std::map<char, int64_t> kUnitSeconds = {
-      {'d', 86400}, {'h', 3600}, {'m', 60}, {'s', 1}};
-  const arbiter::cli::UsageError bad(
-      "--job-retention " + text + ": give a number and a unit, as 30d, 12h, 90m or 45s (0 keeps)");
-  if (text == "0") return std::chrono::seconds(0);
-  if (text.size() < 2 || !kUnitSeconds.count(text.back())) throw bad;
-  int64_t n = 0;
-  if (!absl::SimpleAtoi(text.substr(0, text.size() - 1), &n) || n < 0 || n > 100000) throw bad;
-  return std::chrono::seconds(n * kUnitSeconds.at(text.back()));
-}
-
-// Everything the command line says, in the structures it configures.
 struct CoordinatorOptions {
   arbiter::coordinator::DispatcherOptions dispatcher;
   arbiter::coordinator::JobsOptions jobs;
@@ -78,25 +52,11 @@ void AddOptions(CLI::App& app, CoordinatorOptions* o) {
   AddValue(app, "--listen", &o->listen, "ADDR", "gRPC address (port 0 picks a free one)")
       ->default_str(o->listen);
   AddValue(app, "--metrics", &o->metrics, "ADDR", "Prometheus /metrics endpoint (default: none)");
-  AddValue(app, "--job-dir", &o->job_dir, "DIR",
-           "The job database (jobs.sqlite) and uploaded job inputs; jobs running\n"
-           "when the coordinator stopped resume at start (default:\n"
-           "$STATE_DIRECTORY/jobs under systemd, else /var/lib/arbiter/jobs for\n"
-           "root, else ${XDG_STATE_HOME:-~/.local/state}/arbiter/jobs)");
+  arbiter::coordinator::AddJobOptions(app, &o->jobs, &o->job_dir);
   AddValue(app, "--job-input-dir", &o->jobs.input_dir, "DIR",
            "Files under DIR may be named by clients' SubmitJob (`arbiter job\n"
            "submit --server-path`); default: none, jobs read only what their\n"
            "client uploads");
-  AddInteger(
-      app, "--max-upload-mb", 1, kNoLimit, "--max-upload-mb must be >= 1",
-      [o](int64_t mb) { o->jobs.max_upload_bytes = mb << 20; }, "M", "Largest job upload")
-      ->default_str(std::to_string(o->jobs.max_upload_bytes >> 20));
-  arbiter::cli::AddChecked(
-      app, "--job-retention",
-      [o](const std::string& text) { o->jobs.retention = ParseRetention(text); }, "T",
-      "Delete jobs that ended longer ago than T: 30d, 12h, 90m, 45s (0 keeps\n"
-      "them)")
-      ->default_str("30d");
   AddInteger(
       app, "--batch", 1, 4096, "--batch must be 1..4096",
       [o](int64_t n) { o->dispatcher.batch_size = int(n); }, "N", "Games per batch at most")
@@ -156,11 +116,8 @@ void AddOptions(CLI::App& app, CoordinatorOptions* o) {
 ExitCode Serve(CoordinatorOptions& o) {
   arbiter::coordinator::DispatcherOptions& options = o.dispatcher;
   arbiter::coordinator::JobsOptions& job_options = o.jobs;
-  job_options.dir = o.job_dir.value_or(DefaultJobDir());
-  std::error_code ec;
-  std::filesystem::create_directories(job_options.dir, ec);
-  if (ec)
-    return Fail(absl::PermissionDeniedError("--job-dir " + job_options.dir + ": " + ec.message()));
+  job_options.dir = o.job_dir.value_or(arbiter::coordinator::DefaultJobDir());
+  if (absl::Status s = arbiter::coordinator::CreateJobDir(job_options.dir); !s.ok()) return Fail(s);
   if (!job_options.input_dir.empty() && !std::filesystem::is_directory(job_options.input_dir))
     return Fail(
         absl::NotFoundError("--job-input-dir " + job_options.input_dir + " is not a directory"));

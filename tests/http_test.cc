@@ -40,7 +40,7 @@ class Http : public Cluster {
     fs::remove(port_file);
     serve_ = std::make_unique<Process>(
         Concat({kBin + "/arbiter", "serve", "--http", "127.0.0.1:0", "--port-file", port_file,
-                "--tables", kTables, "--jobs", "2"},
+                "--tables", kTables, "--jobs", "2", "--job-dir", Path("serve-jobs")},
                extra),
         Path("serve.log"));
     return WaitForPort(port_file);
@@ -218,6 +218,46 @@ TEST_F(Http, JobsOnServe) {
   const int port = StartServe();
   ASSERT_GT(port, 0);
   ExpectJobsWork(port);
+}
+
+// `arbiter serve` keeps its jobs as the coordinator does: killed with
+// SIGKILL mid-job and started again on the same --job-dir, it resumes the
+// job, which then holds every game once, as the embedded run rules them.
+TEST_F(Http, ServeKilledMidJobFinishesItAfterARestart) {
+  const std::string shared = testing::SharedDir();
+  ASSERT_FALSE(shared.empty()) << "the shared material ($ARBITER_SHARED or ../shared) is absent";
+  const std::string games = shared + "/games/lichess_jishanshaikh4_37221.pgn.zst";
+  int port = StartServe();
+  ASSERT_GT(port, 0) << ReadFile(Path("serve.log"));
+  httplib::Client http("127.0.0.1", port);
+  auto submitted = http.Post("/v1/jobs?name=lichess.pgn.zst", ReadFile(games), "application/zstd");
+  ASSERT_TRUE(submitted);
+  ASSERT_EQ(submitted->status, 201) << submitted->body;
+  JobRecord job = JobRecord::Of(submitted->body);
+  for (int i = 0; i < 3000 && job.games_done < 1000; ++i) {
+    std::this_thread::sleep_for(milliseconds(10));
+    auto now = http.Get(("/v1/jobs/" + job.id).c_str());
+    ASSERT_TRUE(now);
+    job = JobRecord::Of(now->body);
+  }
+  ASSERT_GE(job.games_done, 1000);
+  ASSERT_LT(job.games_done, 37221) << "the job ended before the kill";
+  serve_->Kill(SIGKILL);
+
+  port = StartServe();
+  ASSERT_GT(port, 0) << ReadFile(Path("serve.log"));
+  httplib::Client again("127.0.0.1", port);
+  again.set_read_timeout(std::chrono::seconds(600));
+  auto results = again.Get(("/v1/jobs/" + job.id + "/results").c_str());
+  ASSERT_TRUE(results);
+  EXPECT_EQ(results->status, 200);
+  EXPECT_EQ(NdjsonLines(results->body).size(), 37221u + 1);
+  EXPECT_TRUE(WithoutTiming(results->body) == WithoutTiming(VerifyEmbedded(games).out))
+      << "the resumed job's verdicts differ from the embedded run's";
+  auto got = again.Get(("/v1/jobs/" + job.id).c_str());
+  ASSERT_TRUE(got);
+  EXPECT_EQ(JobRecord::Of(got->body).state, "done") << got->body;
+  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("serve.log")), "resuming job " + job.id);
 }
 
 TEST_F(Http, JobsOnTheCoordinator) {

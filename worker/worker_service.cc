@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/build_info.h"
 #include "common/serving.h"
-#include "core/verdict/game_verdict.h"
+#include "core/verdict/verify_games.h"
 #include "proto/convert.h"
 
 namespace arbiter::worker {
@@ -141,8 +141,6 @@ grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
   if (grpc::Status s = Prepare(request->options(), &options); !s.ok())
     return failures_.Increment(), s;
   Slot slot(*this);
-  thread_local ReplayedGame scratch;
-  GameVerdict verdict;
   v1::VerdictChunk chunk;
   auto last_flush = Clock::now();
   // A few verdicts per message: most games take well under a millisecond,
@@ -160,25 +158,37 @@ grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
     last_flush = Clock::now();
     return ok;
   };
-  for (const v1::GameRecord& record : request->games()) {
-    // Checked once per chunk, not per game: IsCancelled takes a lock the
-    // transport threads share, and a futex per game showed in profiles.
-    if (chunk.verdicts().empty() && ctx->IsCancelled()) {
-      failures_.Increment();
-      return grpc::Status(grpc::StatusCode::CANCELLED, "the coordinator cancelled the batch");
-    }
-    const auto start = Clock::now();
-    VerifyGame(wire::FromProto(record), options, &scratch, &verdict, options.syzygy);
-    game_seconds_.Observe(SecondsSince(start));
-    *chunk.add_verdicts() = wire::ToProto(verdict);
-    if ((chunk.verdicts_size() >= kVerdictsPerChunk ||
-         Clock::now() - last_flush > std::chrono::milliseconds(50)) &&
-        !flush()) {
-      failures_.Increment();
-      return grpc::Status(grpc::StatusCode::CANCELLED, "the coordinator went away");
-    }
+  // The batch through the one loop (core/verdict/verify_games.h), on this
+  // thread: the worker's concurrency is its batches.
+  int next = 0;
+  auto start = Clock::now();
+  bool cancelled = false;
+  const bool completed = VerifyGames(
+      {.threads = 1, .search = options, .tables = options.syzygy},
+      [&](RawGame* game) {
+        if (next == request->games_size()) return false;
+        // Checked once per chunk, not per game: IsCancelled takes a lock the
+        // transport threads share, and a futex per game showed in profiles.
+        if (chunk.verdicts().empty() && ctx->IsCancelled()) {
+          cancelled = true;
+          return false;
+        }
+        *game = wire::FromProto(request->games(next++));
+        start = Clock::now();
+        return true;
+      },
+      [&](GameVerdict& verdict) {
+        game_seconds_.Observe(SecondsSince(start));
+        *chunk.add_verdicts() = wire::ToProto(verdict);
+        return (chunk.verdicts_size() < kVerdictsPerChunk &&
+                Clock::now() - last_flush <= std::chrono::milliseconds(50)) ||
+               flush();
+      });
+  if (cancelled) {
+    failures_.Increment();
+    return grpc::Status(grpc::StatusCode::CANCELLED, "the coordinator cancelled the batch");
   }
-  if (!flush()) {
+  if (!completed || !flush()) {
     failures_.Increment();
     return grpc::Status(grpc::StatusCode::CANCELLED, "the coordinator went away");
   }

@@ -70,7 +70,8 @@ process.on('exit', () => {
 
 async function startServer(name, extra = []) {
   const portFile = join(work, `${name}.port`);
-  const child = spawn(arbiter, ['serve', '--http', '127.0.0.1:0', '--port-file', portFile, '--jobs', '2', ...extra],
+  const child = spawn(arbiter, ['serve', '--http', '127.0.0.1:0', '--port-file', portFile, '--jobs', '2',
+    '--job-dir', join(work, `${name}-jobs`), ...extra],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';

@@ -370,6 +370,7 @@ http_checks() {
 }
 
 "${arbiter[@]}" serve --http 127.0.0.1:0 --port-file "$scratch/serve.port" --tables "$tables" \
+  --job-dir "$scratch/serve-jobs" \
   --jobs 2 --syzygy "$shared/syzygy" 2>"$scratch/serve.log" &
 daemons+=($!)
 serve_port="$(wait_port "$scratch/serve.port")"
