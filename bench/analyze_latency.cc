@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   // The embedded side runs as `arbiter analyze` does, with retrograde tables.
-  arbiter::tablebase::RetrogradeSolver solver(tables);
+  arbiter::RetrogradeSolver solver(tables);
   arbiter::MateSearchOptions options;
   options.retrograde = &solver;
   if (!tables.empty()) {

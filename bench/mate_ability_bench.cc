@@ -99,7 +99,7 @@ struct Tally {
 
 // Where the retrograde tables came from: a run that generated some also
 // timed their generation.
-void PrintTableSources(const arbiter::tablebase::RetrogradeSolver& solver) {
+void PrintTableSources(const arbiter::RetrogradeSolver& solver) {
   std::printf("retrograde tables: %zu loaded, %zu generated%s%s\n", solver.tables_loaded(),
               solver.tables_generated(), solver.cache_dir().empty() ? "" : " in ",
               solver.cache_dir().c_str());
@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
       path = argv[i];
     }
   }
-  arbiter::tablebase::RetrogradeSolver solver(tables_dir);
+  arbiter::RetrogradeSolver solver(tables_dir);
   if (retrograde) options.retrograde = &solver;
   // Stored tables are loaded before the clock starts, as a worker loads
   // them before it serves; the load is timed on its own.

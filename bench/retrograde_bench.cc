@@ -16,13 +16,13 @@
 int main(int argc, char** argv) {
   std::vector<std::string> signatures;
   for (int i = 1; i < argc; ++i) signatures.push_back(argv[i]);
-  if (signatures.empty()) signatures = arbiter::tablebase::AllRetrogradeSignatures();
+  if (signatures.empty()) signatures = arbiter::AllRetrogradeSignatures();
 
-  arbiter::tablebase::RetrogradeSolver solver;
+  arbiter::RetrogradeSolver solver;
   std::printf("%-8s %10s %12s %12s %8s\n", "table", "seconds", "positions", "bytes", "ns/pos");
   double total = 0;
   for (const std::string& signature : signatures) {
-    absl::StatusOr<std::string> canonical = arbiter::tablebase::CanonicalSignature(signature);
+    absl::StatusOr<std::string> canonical = arbiter::CanonicalSignature(signature);
     if (!canonical.ok()) {
       std::fprintf(stderr, "%s\n", canonical.status().ToString().c_str());
       return 1;

@@ -209,10 +209,10 @@ BatchAnswer AnswerBatchLine(const BatchLine& line, bool chess960, bool timing,
       analyze(query.fen, chess960, {}, query.only_side, /*json=*/true, std::nullopt);
   if (!out.ok())
     return BatchAnswer{
-        .record = json::Object()
+        .record = JsonObject()
                       .Add("type", "error")
                       .Add("input", line.text)
-                      .AddRaw("error", json::Object()
+                      .AddRaw("error", JsonObject()
                                            .Add("message", std::string(out.status().message()))
                                            .Add("line", line.number)
                                            .Close())
@@ -330,7 +330,7 @@ ExitCode RunAnalyze(AnalyzeOptions& o) {
                               "--rules chess99 takes FEN-9 positions: no --chess960 or --syzygy"));
   Analyzer analyze;
   std::unique_ptr<RemoteArbiter> remote;
-  std::unique_ptr<tablebase::RetrogradeSolver> retrograde;
+  std::unique_ptr<RetrogradeSolver> retrograde;
   std::shared_ptr<const SyzygyTablebase> tables;
   if (std::string coordinator = CoordinatorFrom(*o.connection); !coordinator.empty()) {
     absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected =
@@ -349,8 +349,7 @@ ExitCode RunAnalyze(AnalyzeOptions& o) {
                       [json](const PositionAnalysis& a) { return Render(a, json); });
     };
   } else {
-    absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> solver =
-        RetrogradeTablesFrom(o.tables);
+    absl::StatusOr<std::unique_ptr<RetrogradeSolver>> solver = RetrogradeTablesFrom(o.tables);
     if (!solver.ok()) return Fail(kProgram, solver.status());
     retrograde = *std::move(solver);
     options->retrograde = retrograde.get();

@@ -70,8 +70,7 @@ ExitCode RunServe(ServeOptions& o) {
   if (absl::Status s = coordinator::CreateJobDir(o.jobs.dir); !s.ok()) return Fail(kProgram, s);
   absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = TablebaseFrom(o.syzygy);
   if (!tables.ok()) return Fail(kProgram, tables.status());
-  absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> retrograde =
-      RetrogradeTablesFrom(o.tables);
+  absl::StatusOr<std::unique_ptr<RetrogradeSolver>> retrograde = RetrogradeTablesFrom(o.tables);
   if (!retrograde.ok()) return Fail(kProgram, retrograde.status());
   // Loaded before serving, as a worker does, so that no request pays for it.
   if (!(*retrograde)->cache_dir().empty()) {

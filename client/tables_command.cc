@@ -44,7 +44,7 @@ ExitCode Build(const TablesOptions& o) {
     for (const std::string& value : o.signatures) {
       for (absl::string_view word : absl::StrSplit(value, ',', absl::SkipWhitespace())) {
         absl::StatusOr<std::string> canonical =
-            tablebase::CanonicalSignature(std::string(absl::StripAsciiWhitespace(word)));
+            CanonicalSignature(std::string(absl::StripAsciiWhitespace(word)));
         if (!canonical.ok()) return Fail(kProgram, canonical.status());
         signatures.push_back(*canonical);
       }
@@ -53,7 +53,7 @@ ExitCode Build(const TablesOptions& o) {
       return Fail(kProgram,
                   absl::InvalidArgumentError("--signatures names no table (e.g. KQvK,KRvKP)"));
   } else {
-    signatures = tablebase::AllRetrogradeSignatures();
+    signatures = AllRetrogradeSignatures();
   }
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -63,16 +63,15 @@ ExitCode Build(const TablesOptions& o) {
                                            ec ? ec.message() : std::string("not a directory"))));
   }
 
-  tablebase::RetrogradeSolver solver(dir);
+  RetrogradeSolver solver(dir);
   std::printf("%-8s %12s %12s %9s  %s\n", "table", "positions", "bytes", "seconds", "source");
   const auto start = std::chrono::steady_clock::now();
   for (const std::string& signature : signatures) {
-    const std::string path = tablebase::TableFilePath(dir, signature);
+    const std::string path = TableFilePath(dir, signature);
     const bool existed = std::filesystem::exists(path, ec);
     const size_t before = solver.tables();
     const auto table_start = std::chrono::steady_clock::now();
-    absl::StatusOr<std::shared_ptr<const tablebase::RetrogradeTable>> table =
-        solver.Table(signature);
+    absl::StatusOr<std::shared_ptr<const RetrogradeTable>> table = solver.Table(signature);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - table_start).count();
     if (!table.ok()) return Fail(kProgram, table.status(), ExitCode::kFindings);
@@ -101,7 +100,7 @@ ExitCode Build(const TablesOptions& o) {
   size_t files = 0;
   uint64_t total_bytes = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    if (entry.path().extension() != tablebase::kTableFileExtension) continue;
+    if (entry.path().extension() != kTableFileExtension) continue;
     ++files;
     total_bytes += entry.file_size(ec);
   }

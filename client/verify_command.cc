@@ -185,10 +185,9 @@ absl::StatusOr<std::unique_ptr<ByteSource>> OpenPart(const std::string& path, co
 ExitCode RunVerify(const VerifyOptions& o) {
   // With a coordinator the workers hold the tables; embedded, this process.
   const std::string coordinator = CoordinatorFrom(*o.connection);
-  std::unique_ptr<tablebase::RetrogradeSolver> retrograde;
+  std::unique_ptr<RetrogradeSolver> retrograde;
   if (coordinator.empty()) {
-    absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> solver =
-        RetrogradeTablesFrom(o.tables);
+    absl::StatusOr<std::unique_ptr<RetrogradeSolver>> solver = RetrogradeTablesFrom(o.tables);
     if (!solver.ok()) return Fail(kProgram, solver.status());
     retrograde = *std::move(solver);
   }

@@ -11,8 +11,7 @@
 namespace arbiter {
 
 LocalEngine::LocalEngine(std::shared_ptr<const SyzygyTablebase> tables,
-                         tablebase::RetrogradeSolver* retrograde, int max_table_mb,
-                         std::string role)
+                         RetrogradeSolver* retrograde, int max_table_mb, std::string role)
     : tables_(std::move(tables)),
       retrograde_(retrograde),
       max_table_mb_(max_table_mb),

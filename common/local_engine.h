@@ -20,8 +20,8 @@ class LocalEngine {
   // `tables` may be null (no Syzygy tables), `retrograde` too. Requests for
   // a search table above `max_table_mb` are refused: it bounds memory.
   // `role` names this process in refusals ("worker", "server").
-  LocalEngine(std::shared_ptr<const SyzygyTablebase> tables,
-              tablebase::RetrogradeSolver* retrograde, int max_table_mb, std::string role);
+  LocalEngine(std::shared_ptr<const SyzygyTablebase> tables, RetrogradeSolver* retrograde,
+              int max_table_mb, std::string role);
 
   // Core's options for `request`: INVALID_ARGUMENT for a bad option,
   // RESOURCE_EXHAUSTED for a table over the limit, FAILED_PRECONDITION for
@@ -37,7 +37,7 @@ class LocalEngine {
 
  private:
   const std::shared_ptr<const SyzygyTablebase> tables_;
-  tablebase::RetrogradeSolver* const retrograde_;
+  RetrogradeSolver* const retrograde_;
   const int max_table_mb_;
   const std::string role_;
 };

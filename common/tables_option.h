@@ -49,7 +49,7 @@ inline std::string DefaultTablesCacheDir() {
 // is not a directory is an error that says so (every save would fail); the
 // default cache in that state only costs a warning (WarnAboutTables) and the
 // tables stay in memory.
-inline absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> RetrogradeTablesFrom(
+inline absl::StatusOr<std::unique_ptr<RetrogradeSolver>> RetrogradeTablesFrom(
     const std::optional<std::string>& option) {
   std::string dir, source = kTablesOption;
   if (option) {
@@ -58,12 +58,12 @@ inline absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> RetrogradeTa
     dir = env;
     source = "ARBITER_TABLES";
   } else {
-    return std::make_unique<tablebase::RetrogradeSolver>(DefaultTablesCacheDir());
+    return std::make_unique<RetrogradeSolver>(DefaultTablesCacheDir());
   }
   std::error_code ec;
   if (!dir.empty() && std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
     return absl::InvalidArgumentError(absl::StrCat(source, ": ", dir, " is not a directory"));
-  return std::make_unique<tablebase::RetrogradeSolver>(dir);
+  return std::make_unique<RetrogradeSolver>(dir);
 }
 
 // After a command, on stderr so that stdout stays as it was: what the
@@ -74,7 +74,7 @@ inline absl::StatusOr<std::unique_ptr<tablebase::RetrogradeSolver>> RetrogradeTa
 // file that could not be used means the positions it covers were analysed
 // without it (their can-mate answers fell back to the searches, possibly
 // "unknown").
-inline void WarnAboutTables(const char* command, const tablebase::RetrogradeSolver& solver) {
+inline void WarnAboutTables(const char* command, const RetrogradeSolver& solver) {
   std::fflush(stdout);  // after the records, when both streams go to one place
   const size_t made = solver.tables_generated();
   const std::string cost = absl::StrFormat("%zu retrograde table%s in %.1f s", made,

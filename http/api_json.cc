@@ -73,7 +73,7 @@ void AppendValue(const Message& m, const FieldDescriptor* f, int i, std::string*
     case FieldDescriptor::CPPTYPE_ENUM: {
       const int number = rep ? r->GetRepeatedEnumValue(m, f, i) : r->GetEnumValue(m, f);
       if (const auto* value = f->enum_type()->FindValueByNumber(number))
-        return json::AppendString(out, value->name());
+        return AppendJsonString(out, value->name());
       return absl::StrAppend(out, number);  // a value this build does not know
     }
     case FieldDescriptor::CPPTYPE_STRING: {
@@ -81,8 +81,8 @@ void AppendValue(const Message& m, const FieldDescriptor* f, int i, std::string*
       const std::string& text = rep ? r->GetRepeatedStringReference(m, f, i, &scratch)
                                     : r->GetStringReference(m, f, &scratch);
       if (f->type() == FieldDescriptor::TYPE_BYTES)
-        return json::AppendString(out, absl::Base64Escape(text));
-      return json::AppendString(out, text);
+        return AppendJsonString(out, absl::Base64Escape(text));
+      return AppendJsonString(out, text);
     }
     case FieldDescriptor::CPPTYPE_MESSAGE:
       return AppendMessage(rep ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), out);
@@ -95,8 +95,8 @@ void AppendValue(const Message& m, const FieldDescriptor* f, int i, std::string*
 void AppendMessage(const Message& m, std::string* out) {
   const google::protobuf::Descriptor* d = m.GetDescriptor();
   if (d->full_name() == "google.protobuf.Timestamp") {
-    return json::AppendString(out, google::protobuf::util::TimeUtil::ToString(
-                                       static_cast<const google::protobuf::Timestamp&>(m)));
+    return AppendJsonString(out, google::protobuf::util::TimeUtil::ToString(
+                                     static_cast<const google::protobuf::Timestamp&>(m)));
   }
   const Reflection* r = m.GetReflection();
   out->push_back('{');
@@ -108,7 +108,7 @@ void AppendMessage(const Message& m, std::string* out) {
     if (!f->is_repeated() && f->has_presence() && !r->HasField(m, f)) continue;
     if (!first) out->push_back(',');
     first = false;
-    json::AppendString(out, f->name());
+    AppendJsonString(out, f->name());
     out->push_back(':');
     if (!f->is_repeated()) {
       AppendValue(m, f, -1, out);
@@ -138,8 +138,7 @@ std::string ToJson(const google::protobuf::Message& message) {
   return out;
 }
 
-absl::StatusOr<std::string> VerdictRecord(const v1::GameVerdict& message,
-                                          cli::VerdictSummary* summary) {
+absl::StatusOr<std::string> VerdictRecord(const v1::GameVerdict& message, VerdictSummary* summary) {
   absl::StatusOr<GameVerdict> verdict = wire::FromProto(message);
   if (!verdict.ok()) return verdict.status();
   summary->Add(*verdict);
@@ -251,11 +250,11 @@ int HttpStatusOf(const absl::Status& status) {
 }
 
 std::string ErrorJson(const absl::Status& status, int http_status) {
-  json::Object error;
+  JsonObject error;
   error.Add("code", int64_t(http_status ? http_status : HttpStatusOf(status)));
   error.Add("status", absl::StatusCodeToString(status.code()));
   error.Add("message", std::string(status.message()));
-  return json::Object().Add("type", "failure").AddRaw("error", error.Close()).Close();
+  return JsonObject().Add("type", "failure").AddRaw("error", error.Close()).Close();
 }
 
 }  // namespace arbiter::http

@@ -27,8 +27,7 @@ std::string ToJson(const google::protobuf::Message& message);
 // The record `verify --format jsonl` writes for the verdict, no newline,
 // the verdict counted in `summary`; INVALID_ARGUMENT when the message does
 // not convert (wire::FromProto).
-absl::StatusOr<std::string> VerdictRecord(const v1::GameVerdict& verdict,
-                                          cli::VerdictSummary* summary);
+absl::StatusOr<std::string> VerdictRecord(const v1::GameVerdict& verdict, VerdictSummary* summary);
 // The record `analyze --json` writes for the assessment (chess or Chess 99).
 absl::StatusOr<std::string> AssessmentRecord(const v1::Assessment& assessment);
 

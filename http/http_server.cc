@@ -171,7 +171,7 @@ std::shared_ptr<LineStream> VerdictStream(bool tablebase,
                                           std::function<absl::Status(const VerdictSink&)> run) {
   return std::make_shared<LineStream>([tablebase, run = std::move(run)](LineStream& out) {
     const auto start = Clock::now();
-    cli::VerdictSummary summary;
+    VerdictSummary summary;
     summary.tablebases = tablebase;
     absl::Status failure;
     absl::Status s = run([&](const v1::GameVerdict& v) {
@@ -432,12 +432,12 @@ struct HttpServer::Impl {
       if (!Authorized(req, res)) return;
       if (absl::Status st = backend.DeleteJob(req.matches[1]); !st.ok()) return SendError(res, st);
       SendJson(res, 200,
-               json::Object().Add("type", "deleted").Add("id", req.matches[1].str()).Close());
+               JsonObject().Add("type", "deleted").Add("id", req.matches[1].str()).Close());
     });
     s.Get("/healthz", [this](const httplib::Request&, httplib::Response& res) {
       const bool serving = backend.Serving();
       SendJson(res, serving ? 200 : 503,
-               json::Object()
+               JsonObject()
                    .Add("type", "health")
                    .Add("status", serving ? "serving" : "not_serving")
                    .Close());

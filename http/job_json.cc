@@ -33,7 +33,7 @@ std::optional<std::string> Time(bool has, const google::protobuf::Timestamp& t) 
 
 std::string OptionsJson(const v1::SearchOptions& o) {
   absl::StatusOr<Ruleset> rules = wire::FromProto(o.rules());
-  json::Object out;
+  JsonObject out;
   out.Add("budget", o.budget() ? std::optional<int64_t>(int64_t(o.budget())) : std::nullopt);
   out.Add("table_mb", o.table_mb() ? std::optional<int64_t>(o.table_mb()) : std::nullopt);
   out.Add("tablebase", o.tablebase());
@@ -44,7 +44,7 @@ std::string OptionsJson(const v1::SearchOptions& o) {
 }  // namespace
 
 std::string JobJson(const v1::Job& j) {
-  json::Object o;
+  JsonObject o;
   o.Add("type", "job");
   o.Add("id", j.id());
   o.Add("state", StateName(j.state()));
@@ -64,10 +64,7 @@ std::string JobJson(const v1::Job& j) {
 }
 
 std::string JobListJson(const v1::ListJobsResponse& list) {
-  return json::Object()
-      .Add("type", "jobs")
-      .AddRaw("jobs", json::Array(list.jobs(), JobJson))
-      .Close();
+  return JsonObject().Add("type", "jobs").AddRaw("jobs", JsonArray(list.jobs(), JobJson)).Close();
 }
 
 }  // namespace arbiter::http

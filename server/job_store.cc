@@ -71,7 +71,8 @@ absl::StatusOr<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path
   // A database of the string-typed wire (versions 0 and 1) holds verdicts
   // this coordinator would misread: refused, with what to do, rather than
   // served as errors or empty rulings. An empty one (no job) is upgraded.
-  if (*version == "0" || *version == "1") {
+  const bool string_wire = *version == "0" || *version == "1";
+  if (string_wire) {
     absl::StatusOr<std::string> jobs = store->Text("SELECT count(*) FROM jobs");
     if (!jobs.ok())
       return absl::InternalError(
@@ -81,14 +82,13 @@ absl::StatusOr<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path
           "job database ", path, " holds ", *jobs, " jobs stored by a coordinator from before ",
           "2026-12-01 (schema version ", *version, "), whose verdicts this version cannot read; ",
           "read their results with that version, then move the database away"));
-    *version = "0";
   }
-  if (*version != "0" && *version != std::to_string(kSchemaVersion)) {
+  if (!string_wire && *version != std::to_string(kSchemaVersion)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "job database ", path, " has schema version ", *version, "; this coordinator reads ",
         kSchemaVersion, " (written by a newer version?)"));
   }
-  if (*version == "0") {
+  if (string_wire) {
     const std::string set_version = absl::StrCat("PRAGMA user_version=", kSchemaVersion);
     if (absl::Status s = store->Exec(set_version.c_str()); !s.ok())
       return absl::InternalError(absl::StrCat("job database ", path, ": ", s.message()));

@@ -1,6 +1,8 @@
 // Jobs on a real coordinator: durable across SIGKILL and SIGTERM, fed only
 // by what the client uploads or by files under the operator's
 // --job-input-dir, listed, cancelled and deleted.
+#include <sqlite3.h>
+
 #include "tests/cluster_support.h"
 
 namespace arbiter {
@@ -136,6 +138,39 @@ TEST_F(Cluster, AnEmptyOrDamagedJobDatabaseStopsTheStart) {
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0);
     EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), db);
   }
+}
+
+// A job database of the string-typed wire (schema version 1, before
+// 2026-12-01) holding jobs stops the start with what to do, rather than
+// serving verdicts this version would misread; emptied, it is upgraded.
+TEST_F(Cluster, AJobDatabaseOfTheOldWireStopsTheStart) {
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w});
+  ASSERT_GT(c, 0);
+  const std::string remote =
+      absl::StrCat("env -u ARBITER_SYZYGY ", kBin, "/arbiter --coordinator ", Address(c), " job ");
+  testing::CommandResult submit = testing::RunCommand(remote + "submit " + kSample);
+  ASSERT_EQ(submit.exit_code, 0) << submit.out;
+  const std::string id = submit.out.substr(0, submit.out.find('\n'));
+  EXPECT_EQ(testing::RunCommand(remote + "watch " + id).exit_code, 0);
+  coordinator_->Kill(SIGTERM);
+  const std::string db = Path("jobs/jobs.sqlite");
+  auto exec = [&](const char* sql) {
+    sqlite3* handle = nullptr;
+    ASSERT_EQ(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(handle, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+    sqlite3_close(handle);
+  };
+  exec("PRAGMA user_version=1");
+  EXPECT_LE(StartCoordinator({w}), 0) << "started on a database of the old wire";
+  int status = 0;
+  ASSERT_TRUE(coordinator_->Wait(milliseconds(10000), &status));
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")),
+                      "holds 1 jobs stored by a coordinator from before 2026-12-01");
+  exec("DELETE FROM verdicts; DELETE FROM jobs");
+  EXPECT_GT(StartCoordinator({w}), 0) << "an empty database of the old wire is upgraded";
 }
 
 // A job over a file the client uploads: its verdicts equal the embedded

@@ -18,7 +18,10 @@ namespace arbiter {
 namespace {
 
 using testing::FromFen;
+using testing::AdversarialWallFen;
+using testing::kAllWallFamilies;
 using testing::RandomWallFen;
+using testing::WallFamily;
 
 struct Verdicts {
   int positions = 0, fortresses = 0, exhaustive_confirmed = 0;

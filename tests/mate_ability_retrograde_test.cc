@@ -27,7 +27,7 @@ std::optional<Position> RandomPosition(const std::string& men, std::mt19937_64& 
 TEST(MateAbilityVsRetrograde, SearchAnswersAreExact) {
   const char* signatures[] = {"KBvKB", "KNvKN", "KBvKN", "KNNvK", "KRvKB", "KPvK",
                               "KPvKP", "KBvKP", "KNvKP", "KQvKR", "KRvKN", "KBNvK"};
-  tablebase::RetrogradeSolver& solver = testing::TestTables();
+  RetrogradeSolver& solver = testing::TestTables();
   std::mt19937_64 rng(testing::DiffSeed(5222));
   const int per_signature = testing::SampleSize(30, 100, "random positions per signature");
   int compared = 0, yes = 0, no = 0, unknown = 0;
@@ -66,7 +66,7 @@ TEST(MateAbilityVsRetrograde, SearchAnswersAreExact) {
 // scan many, analyse those, and scan on until enough of them needed the
 // retrograde step, so that any seed exercises it.
 TEST(MateAbilityVsRetrograde, EveryCannotMateIsProven) {
-  tablebase::RetrogradeSolver& solver = testing::TestTables();
+  RetrogradeSolver& solver = testing::TestTables();
   std::mt19937_64 rng(testing::DiffSeed(77));
   constexpr int kMinRounds = 20000, kMaxRounds = 80000, kWantRetrograde = 12;
   int cannot = 0, rounds = 0;

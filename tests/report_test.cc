@@ -92,17 +92,17 @@ TEST(ReportSanLine, VerdictCarriesTheWinnersLineInSan) {
 }
 
 TEST(ReportHtml, EscapesEverythingFromTheRecord) {
-  EXPECT_EQ(html::Escape("<script>alert(\"x\") & 'y'</script>"),
+  EXPECT_EQ(HtmlEscape("<script>alert(\"x\") & 'y'</script>"),
             "&lt;script&gt;alert(&quot;x&quot;) &amp; &#39;y&#39;&lt;/script&gt;");
-  EXPECT_EQ(html::Escape("M\xC3\xBCller"), "M\xC3\xBCller");  // valid UTF-8 kept
-  EXPECT_EQ(html::Escape("a\xFF"
-                         "b"),
+  EXPECT_EQ(HtmlEscape("M\xC3\xBCller"), "M\xC3\xBCller");  // valid UTF-8 kept
+  EXPECT_EQ(HtmlEscape("a\xFF"
+                       "b"),
             "a\xEF\xBF\xBD"
             "b");  // ill-formed: U+FFFD
-  EXPECT_EQ(html::Escape(std::string("a\0b\x1b", 4)),
+  EXPECT_EQ(HtmlEscape(std::string("a\0b\x1b", 4)),
             "a\xEF\xBF\xBD"
             "b\xEF\xBF\xBD");
-  EXPECT_EQ(html::Escape("tab\there\nline"), "tab\there\nline");
+  EXPECT_EQ(HtmlEscape("tab\there\nline"), "tab\there\nline");
 
   const RawGame record = Record(kHostileTags);
   const GameVerdict v = Verdict(record);

@@ -33,9 +33,6 @@
 namespace arbiter {
 namespace {
 
-using ::arbiter::tablebase::RetrogradeSolver;
-using ::arbiter::tablebase::RetrogradeTable;
-using ::arbiter::tablebase::Wdl;
 using ::arbiter::testing::FromFen;
 
 // The retrograde tables every test shares (tests/test_support.h): read from
@@ -327,7 +324,7 @@ TEST(RetrogradeRoot, AgreesWithSyzygyProbeRoot) {
 TEST(RetrogradeRoot, NoCursedWinUpToFourMen) {
   size_t positions = 0;
   int longest = 0;
-  for (const std::string& signature : tablebase::AllRetrogradeSignatures()) {
+  for (const std::string& signature : AllRetrogradeSignatures()) {
     absl::StatusOr<std::shared_ptr<const RetrogradeTable>> table = Solver().Table(signature);
     ASSERT_TRUE(table.ok()) << signature << ": " << table.status();
     int cursed = 0;
@@ -339,7 +336,7 @@ TEST(RetrogradeRoot, NoCursedWinUpToFourMen) {
     EXPECT_EQ(cursed, 0) << signature;
   }
   std::printf("scanned %zu positions of %zu tables: longest DTZ %d plies\n", positions,
-              tablebase::AllRetrogradeSignatures().size(), longest);
+              AllRetrogradeSignatures().size(), longest);
   EXPECT_EQ(longest, 66);
 }
 

@@ -21,7 +21,7 @@ using testing::FromFen;
 
 // The tables these positions need (KBvKN, KBvKP, KBvKR, KNvKP and their
 // sub-tables): the tests' shared ones (tests/test_support.h).
-tablebase::RetrogradeSolver& Solver() { return testing::TestTables(); }
+RetrogradeSolver& Solver() { return testing::TestTables(); }
 
 struct Case {
   const char* fen;

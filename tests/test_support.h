@@ -22,6 +22,7 @@
 #include "core/chess/random_placement.h"
 #include "core/mate/mate_ability.h"
 #include "core/tablebase/retrograde.h"
+#include "tools/wall_positions.h"
 
 namespace arbiter::testing {
 
@@ -101,10 +102,10 @@ inline int SampleSize(int quick, int full, const char* what) {
 // saved to $ARBITER_TABLES (scripts/test.sh points all tests at one
 // directory in the build tree, so each table is generated once per build),
 // else generated in memory.
-inline tablebase::RetrogradeSolver& TestTables() {
-  static tablebase::RetrogradeSolver* solver = [] {
+inline RetrogradeSolver& TestTables() {
+  static RetrogradeSolver* solver = [] {
     const char* env = std::getenv("ARBITER_TABLES");
-    return new tablebase::RetrogradeSolver(env ? env : "");
+    return new RetrogradeSolver(env ? env : "");
   }();
   return *solver;
 }
@@ -248,8 +249,11 @@ inline void ExpectOnlyMateFound(const Position& pos, int plies, size_t max_state
   ExpectMatingLine(pos, kWhite, m.line);
 }
 
-// RandomWallFen (core/chess/random_placement.h) under the name the tests
-// have always used.
-using ::arbiter::RandomWallFen;
+// The sweeps' wall positions (tools/wall_positions.h), under the names the
+// tests have always used.
+using ::arbiter::tools::AdversarialWallFen;
+using ::arbiter::tools::kAllWallFamilies;
+using ::arbiter::tools::RandomWallFen;
+using ::arbiter::tools::WallFamily;
 
 }  // namespace arbiter::testing

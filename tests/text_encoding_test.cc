@@ -264,33 +264,33 @@ TEST(TextEncoding, IsAsciiAtEveryLength) {
 // ---- json strings -----------------------------------------------------------
 
 TEST(JsonString, EmitsValidUtf8Unchanged) {
-  EXPECT_EQ(json::Quote("M\xC3\xBCller"), "\"M\xC3\xBCller\"");
-  EXPECT_EQ(json::Quote("\xF0\x9F\x98\x80 \xE2\x82\xAC"), "\"\xF0\x9F\x98\x80 \xE2\x82\xAC\"");
-  EXPECT_EQ(json::Quote("a\"b\\c\nd\re\tf\x01g\x7F"), "\"a\\\"b\\\\c\\nd\\re\\tf\\u0001g\x7F\"");
-  EXPECT_EQ(json::Quote(""), "\"\"");
-  EXPECT_EQ(json::Quote("\0"s), "\"\\u0000\"");
+  EXPECT_EQ(JsonQuote("M\xC3\xBCller"), "\"M\xC3\xBCller\"");
+  EXPECT_EQ(JsonQuote("\xF0\x9F\x98\x80 \xE2\x82\xAC"), "\"\xF0\x9F\x98\x80 \xE2\x82\xAC\"");
+  EXPECT_EQ(JsonQuote("a\"b\\c\nd\re\tf\x01g\x7F"), "\"a\\\"b\\\\c\\nd\\re\\tf\\u0001g\x7F\"");
+  EXPECT_EQ(JsonQuote(""), "\"\"");
+  EXPECT_EQ(JsonQuote("\0"s), "\"\\u0000\"");
 }
 
 TEST(JsonString, ReplacesInvalidBytesWithReplacementCharacter) {
   const std::string r(kReplacement);
-  EXPECT_EQ(json::Quote("M\xFCller"), "\"M" + r + "ller\"");
-  EXPECT_EQ(json::Quote("\xFF"), "\"" + r + "\"");
-  EXPECT_EQ(json::Quote("unexpected token \"\xE2\x82\""), "\"unexpected token \\\"" + r + "\\\"\"");
-  EXPECT_EQ(json::Quote("\xED\xA0\x80"), "\"" + r + r + r + "\"");  // a surrogate
-  EXPECT_EQ(json::Quote("\xC3\xA9\xE9\n\xC3\xA9"), "\"\xC3\xA9" + r + "\\n\xC3\xA9\"");
+  EXPECT_EQ(JsonQuote("M\xFCller"), "\"M" + r + "ller\"");
+  EXPECT_EQ(JsonQuote("\xFF"), "\"" + r + "\"");
+  EXPECT_EQ(JsonQuote("unexpected token \"\xE2\x82\""), "\"unexpected token \\\"" + r + "\\\"\"");
+  EXPECT_EQ(JsonQuote("\xED\xA0\x80"), "\"" + r + r + r + "\"");  // a surrogate
+  EXPECT_EQ(JsonQuote("\xC3\xA9\xE9\n\xC3\xA9"), "\"\xC3\xA9" + r + "\\n\xC3\xA9\"");
   // An object's values and keys too.
-  EXPECT_EQ(json::Object().Add("w\xE9", "J\xF6rg").Close(), "{\"w" + r + "\": \"J" + r + "rg\"}");
+  EXPECT_EQ(JsonObject().Add("w\xE9", "J\xF6rg").Close(), "{\"w" + r + "\": \"J" + r + "rg\"}");
   // Always valid, whatever the bytes.
   std::mt19937 rng(6);
   for (int i = 0; i < 2000; ++i) {
     std::string s(rng() % 20, '\0');
     for (char& c : s) c = char(rng() % 4 == 0 ? rng() % 128 : 0x80 + rng() % 128);
-    EXPECT_TRUE(IsValidUtf8(json::Quote(s))) << i;
+    EXPECT_TRUE(IsValidUtf8(JsonQuote(s))) << i;
     // Valid text that needs no escape comes out as it is.
     bool plain = IsValidUtf8(s);
     for (char c : s) plain = plain && uint8_t(c) >= 0x20 && c != '"' && c != '\\';
     if (plain) {
-      EXPECT_EQ(json::Quote(s), "\"" + s + "\"");
+      EXPECT_EQ(JsonQuote(s), "\"" + s + "\"");
     }
   }
 }

@@ -10,7 +10,7 @@
 //   build/tools/mate_ability_sweep [--seed N] [--positions N] [--cap STATES]
 //                                  [--family NAME|all]...
 //
-// --family picks the generators (AdversarialWallFen, random_placement.h:
+// --family picks the generators (AdversarialWallFen, tools/wall_positions.h:
 // plain, en_passant, castling, chess960_castling, free_pawn, promotion,
 // near_move_limit, king_pocket); each gets --positions positions and its own summary.
 //
@@ -32,12 +32,16 @@
 
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
-#include "core/chess/random_placement.h"
 #include "core/mate/mate_ability.h"
 #include "tools/packed_search.h"
+#include "tools/wall_positions.h"
 
 namespace arbiter {
 namespace {
+
+using tools::AdversarialWallFen;
+using tools::kAllWallFamilies;
+using tools::WallFamily;
 
 // The exhaustive check of a "no": breadth-first over every reachable
 // position, ignoring the move-count rules. With the halfmove clock running
@@ -118,7 +122,7 @@ int Run(int argc, char** argv) {
   // Arbiter's answers come with its retrograde tables, as the programs run
   // them ($ARBITER_TABLES, else generated in memory).
   const char* tables = std::getenv("ARBITER_TABLES");
-  tablebase::RetrogradeSolver solver(tables ? tables : "");
+  RetrogradeSolver solver(tables ? tables : "");
   MateSearchOptions options;
   options.retrograde = &solver;
   int disagreements = 0;

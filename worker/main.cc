@@ -74,13 +74,13 @@ ExitCode Serve(const WorkerOptions& o) {
       arbiter::cli::TablebaseFrom(o.syzygy);
   // Retrograde tables (3-4 men) load from --tables on first use; ones
   // generated are saved there for the other workers (atomic renames).
-  absl::StatusOr<std::unique_ptr<arbiter::tablebase::RetrogradeSolver>> retrograde =
+  absl::StatusOr<std::unique_ptr<arbiter::RetrogradeSolver>> retrograde =
       arbiter::cli::RetrogradeTablesFrom(o.tables);
   if (!retrograde.ok()) return Fail(retrograde.status());
   // Tables already in the directory are loaded now, before SERVING, so that
   // no request pays for loading them (0.5 s for all 36); missing ones are
   // generated on first use and saved for the other workers.
-  arbiter::tablebase::RetrogradeSolver& solver = **retrograde;
+  arbiter::RetrogradeSolver& solver = **retrograde;
   if (!solver.cache_dir().empty()) {
     absl::StatusOr<size_t> loaded = solver.LoadStoredTables();
     if (!loaded.ok()) return Fail(loaded.status());

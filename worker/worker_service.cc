@@ -63,7 +63,7 @@ class WorkerService::Slot {
 
 WorkerService::WorkerService(int threads, int max_table_mb,
                              std::shared_ptr<const SyzygyTablebase> tables,
-                             tablebase::RetrogradeSolver* retrograde, prometheus::Registry& metrics)
+                             RetrogradeSolver* retrograde, prometheus::Registry& metrics)
     : threads_(threads),
       engine_(std::move(tables), retrograde, max_table_mb, "worker"),
       verdicts_(prometheus::BuildCounter()

@@ -33,7 +33,7 @@ class WorkerService final : public v1::Worker::Service {
   // Requests asking for a search table above `max_table_mb` are refused
   // (RESOURCE_EXHAUSTED): it is what bounds the worker's memory.
   WorkerService(int threads, int max_table_mb, std::shared_ptr<const SyzygyTablebase> tables,
-                tablebase::RetrogradeSolver* retrograde, prometheus::Registry& metrics);
+                RetrogradeSolver* retrograde, prometheus::Registry& metrics);
 
   grpc::Status Info(grpc::ServerContext*, const v1::InfoRequest*, v1::WorkerInfo* out) override;
   grpc::Status Analyze(grpc::ServerContext* ctx, const v1::AnalyzeRequest* request,

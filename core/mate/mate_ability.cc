@@ -108,10 +108,9 @@ bool LineIsPlayable(const Position& start, Color side, const std::vector<Move>& 
   return pos.side_to_move() != side && pos.in_check() && !HasLegalMove(pos);
 }
 
-MateAbility RetrogradeMateAbility(const Position& pos, Color side,
-                                  tablebase::RetrogradeSolver& solver) {
+MateAbility RetrogradeMateAbility(const Position& pos, Color side, RetrogradeSolver& solver) {
   MateAbility out;
-  if (PopCount(pos.pieces()) > tablebase::kMaxMen || pos.castling_rights()) return out;
+  if (PopCount(pos.pieces()) > kMaxMen || pos.castling_rights()) return out;
   absl::StatusOr<bool> can = solver.CanMate(pos, side);
   if (!can.ok()) return out;
   if (!*can) {
@@ -153,7 +152,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   //     (a forced line reads better than "retrograde"), and spares the
   //     longer dive.
   std::optional<MateAbility> retrograde;
-  if (options.retrograde && PopCount(pos.pieces()) <= tablebase::kMaxMen) {
+  if (options.retrograde && PopCount(pos.pieces()) <= kMaxMen) {
     retrograde = RetrogradeMateAbility(pos, side, *options.retrograde);
     if (retrograde->answer == CanMate::kYes) return *retrograde;
   }
@@ -202,7 +201,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   //     a millisecond of table probes; in this order the whole run took
   //     0.87 s against 0.95 s (one thread, best of 6), with the same
   //     answers there and on CHA's test vector.
-  const bool reduce = options.retrograde && PopCount(pos.pieces()) > tablebase::kMaxMen;
+  const bool reduce = options.retrograde && PopCount(pos.pieces()) > kMaxMen;
   const bool reduce_early = reduce && !pos.pieces(side, kQueen, kRook);
   if (reduce_early) {
     if (std::optional<MateAbility> found = reduction()) return *found;

@@ -44,7 +44,7 @@ struct MateSearchOptions {
   // on first use (~0.5-2 s) and keeps it; a program makes one solver and
   // passes it to every search, as it does its Syzygy tables. Null: no
   // retrograde analysis (the searches alone, as the fuzzers run).
-  tablebase::RetrogradeSolver* retrograde = nullptr;
+  RetrogradeSolver* retrograde = nullptr;
   // Syzygy tables, when the user gave some: a tablebase win for the side
   // proves it can mate, with the line the tables give (after the dive).
   const SyzygyTablebase* syzygy = nullptr;
@@ -70,8 +70,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side,
 // with proof "retrograde" when no sequence of moves lets `side` mate (exact,
 // whatever the clock); "yes" with a shortest helpmate line when one exists
 // and is playable under the move-count rules; else "unknown".
-MateAbility RetrogradeMateAbility(const Position& pos, Color side,
-                                  tablebase::RetrogradeSolver& solver);
+MateAbility RetrogradeMateAbility(const Position& pos, Color side, RetrogradeSolver& solver);
 
 // Material only: "no" with proof "material", else "unknown". Cheap enough to
 // run after every move of every game.

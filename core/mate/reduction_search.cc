@@ -8,7 +8,7 @@ namespace {
 
 struct Reduction {
   Color winner;
-  tablebase::RetrogradeSolver& solver;
+  RetrogradeSolver& solver;
   uint64_t nodes_left;
   std::vector<Move> prefix;  // in reverse while unwinding
   std::vector<Move> tail;    // the tables' line from the small endgame
@@ -31,7 +31,7 @@ struct Reduction {
   bool Run(Position& pos, int credit) {
     if (nodes_left == 0) return false;
     --nodes_left;
-    if (PopCount(pos.pieces()) <= tablebase::kMaxMen && !pos.castling_rights()) {
+    if (PopCount(pos.pieces()) <= kMaxMen && !pos.castling_rights()) {
       // Exact from here on, whatever follows: no need to search further.
       absl::StatusOr<std::vector<Move>> line = solver.MatingLine(pos, winner);
       if (!line.ok()) return false;
@@ -74,7 +74,7 @@ struct Reduction {
 
 }  // namespace
 
-bool FindMateByReduction(const Position& start, Color winner, tablebase::RetrogradeSolver& solver,
+bool FindMateByReduction(const Position& start, Color winner, RetrogradeSolver& solver,
                          uint64_t node_budget, int max_credit, std::vector<Move>* line) {
   Position pos = start;
   Reduction r{winner, solver, node_budget, {}, {}};

@@ -16,7 +16,7 @@ namespace arbiter {
 
 // A mating line for `winner` through a small endgame, or false within
 // `node_budget` positions and `max_credit` non-capturing moves.
-bool FindMateByReduction(const Position& pos, Color winner, tablebase::RetrogradeSolver& solver,
+bool FindMateByReduction(const Position& pos, Color winner, RetrogradeSolver& solver,
                          uint64_t node_budget, int max_credit, std::vector<Move>* line);
 
 }  // namespace arbiter

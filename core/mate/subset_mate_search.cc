@@ -64,7 +64,7 @@ struct Candidate {
 // man is not taken. Both positions move in step.
 class StillMenWalk {
  public:
-  StillMenWalk(Color winner, tablebase::RetrogradeSolver& solver, uint64_t probes)
+  StillMenWalk(Color winner, RetrogradeSolver& solver, uint64_t probes)
       : winner_(winner), solver_(solver), probes_left_(probes) {}
 
   bool Run(Position& full, Position& reduced, int distance, std::vector<Move>* line) {
@@ -118,7 +118,7 @@ class StillMenWalk {
   }
 
   Color winner_;
-  tablebase::RetrogradeSolver& solver_;
+  RetrogradeSolver& solver_;
   uint64_t probes_left_;
   // Positions from which no line is left, with the earliest clock seen.
   absl::flat_hash_map<uint64_t, int> failed_;
@@ -126,11 +126,11 @@ class StillMenWalk {
 
 }  // namespace
 
-bool FindMateWithStillMen(const Position& pos, Color winner, tablebase::RetrogradeSolver& solver,
+bool FindMateWithStillMen(const Position& pos, Color winner, RetrogradeSolver& solver,
                           size_t max_sets, uint64_t probes_per_set, std::vector<Move>* line) {
   const Bitboard others = pos.pieces() & ~pos.pieces(kKing);
-  if (PopCount(others) + 2 <= tablebase::kMaxMen) return false;  // the tables settle it whole
-  static_assert(tablebase::kMaxMen == 4, "the sets below are pairs and singles");
+  if (PopCount(others) + 2 <= kMaxMen) return false;  // the tables settle it whole
+  static_assert(kMaxMen == 4, "the sets below are pairs and singles");
   // Sets of one or two men, at least one the winner's (a bare king never
   // mates), in square order: deterministic.
   std::vector<Candidate> candidates;

@@ -26,7 +26,7 @@ namespace arbiter {
 // A mating line for `winner` found this way: at most `max_sets` sets of
 // men, those with the shortest reduced mates first, each walked with at
 // most `probes_per_set` table probes; false if none gives a mate.
-bool FindMateWithStillMen(const Position& pos, Color winner, tablebase::RetrogradeSolver& solver,
+bool FindMateWithStillMen(const Position& pos, Color winner, RetrogradeSolver& solver,
                           size_t max_sets, uint64_t probes_per_set, std::vector<Move>* line);
 
 }  // namespace arbiter

@@ -46,9 +46,9 @@ std::string BoardSvg(const Position& pos, const BoardSvgOptions& o) {
   std::string out = absl::StrCat(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" viewBox=\"0 0 ", side, " ", side,
       "\" width=\"", side, "\" height=\"", side, "\" role=\"img\" aria-label=\"");
-  html::AppendEscaped(&out, fen);
+  AppendHtmlEscaped(&out, fen);
   absl::StrAppend(&out, "\"><title>");
-  html::AppendEscaped(&out, fen);
+  AppendHtmlEscaped(&out, fen);
   absl::StrAppend(&out, "</title><rect x=\"", margin, "\" y=\"0\" width=\"", 8 * s, "\" height=\"",
                   8 * s, "\" fill=\"#f0d9b5\"/>");
   for (int rank = 0; rank < 8; ++rank) {

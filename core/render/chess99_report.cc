@@ -9,10 +9,10 @@ namespace {
 
 const char* SideName(chess99::Color c) { return c == chess99::kWhite ? "white" : "black"; }
 
-std::string Quoted(const std::string& s) { return json::Quote(s); }
+std::string Quoted(const std::string& s) { return JsonQuote(s); }
 
 std::string SideJson(const chess99::SideWinAbility& s) {
-  json::Object o;
+  JsonObject o;
   o.Add("can_win", ToString(s.answer));
   if (s.proof == MateProof::kNone) {
     o.AddNull("proof").AddNull("section");
@@ -21,7 +21,7 @@ std::string SideJson(const chess99::SideWinAbility& s) {
     o.Add("section", s.section);
   }
   if (s.answer == chess99::WinAbility::kYes)
-    o.AddRaw("line", json::Array(s.line, Quoted));
+    o.AddRaw("line", JsonArray(s.line, Quoted));
   else
     o.AddNull("line");
   return o.Close();
@@ -31,7 +31,7 @@ std::string SideJson(const chess99::SideWinAbility& s) {
 
 std::string Chess99ReportJson(const Chess99Report& r) {
   const chess99::PositionAnalysis& a = r.analysis;
-  json::Object o;
+  JsonObject o;
   o.Add("type", "assessment")
       .Add("rules", "chess99")
       .Add("fen", r.fen)
@@ -42,8 +42,8 @@ std::string Chess99ReportJson(const Chess99Report& r) {
     o.Add("section", a.section);
   o.AddRaw("white", SideJson(a.can_win[chess99::kWhite]));
   o.AddRaw("black", SideJson(a.can_win[chess99::kBlack]));
-  o.AddRaw("king_captures", json::Array(a.king_captures, [](const chess99::KingCaptureNow& k) {
-             return json::Object()
+  o.AddRaw("king_captures", JsonArray(a.king_captures, [](const chess99::KingCaptureNow& k) {
+             return JsonObject()
                  .Add("move", k.move)
                  .Add("site", k.site)
                  .Add("wins", k.wins)
@@ -51,12 +51,12 @@ std::string Chess99ReportJson(const Chess99Report& r) {
                  .Add("section", k.section)
                  .Close();
            }));
-  o.AddRaw("claims", json::Object()
+  o.AddRaw("claims", JsonObject()
                          .Add("king_capture_available", a.d5_claim_available)
                          .Add("opponent_moves_completed", int64_t(a.opponent_moves_completed))
                          .Add("ninety_nine_window_open", a.d6_window_open)
                          .Add("ninety_nine_available", a.d6_claim_available)
-                         .AddRaw("ninety_nine_moves", json::Array(a.d6_claim_moves, Quoted))
+                         .AddRaw("ninety_nine_moves", JsonArray(a.d6_claim_moves, Quoted))
                          .Close());
   return o.Close();
 }

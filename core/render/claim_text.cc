@@ -9,7 +9,7 @@
 namespace arbiter {
 
 std::string ClaimRulingJson(const ClaimRuling& c) {
-  json::Object o;
+  JsonObject o;
   o.Add("kind", ToString(c.claim.kind));
   o.Add("claimant", ColorName(c.claim.claimant));
   o.Add("claimed", ToString(c.claim.claimed));

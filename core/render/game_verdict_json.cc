@@ -10,7 +10,7 @@ namespace {
 
 // How the record said the game ended, and what the board and clocks say of
 // it.
-void AddDeclaredEndingFields(const Ruling& r, json::Object* o) {
+void AddDeclaredEndingFields(const Ruling& r, JsonObject* o) {
   const DeclaredEnding& e = r.declared_ending;
   o->Add("termination_read_as", ToString(e.kind));
   if (e.source == EndingSource::kNone)
@@ -37,14 +37,14 @@ void AddDeclaredEndingFields(const Ruling& r, json::Object* o) {
 
 std::string WinnerJson(const GameVerdict& v, const Ruling& r) {
   if (!r.winner_side) return "null";
-  json::Object w;
+  JsonObject w;
   w.Add("side", ColorName(*r.winner_side));
   w.Add("can_mate", ToString(r.winner_can_mate.answer));
   w.AddTextOrNull("proof", ToString(r.winner_can_mate.proof));
   // The SAN beside the UCI, named as analyze names it.
   if (r.winner_can_mate.answer == CanMate::kYes) {
-    w.AddRaw("line", json::Array(v.winner_line, json::Quote));
-    w.AddRaw("line_san", json::Array(v.winner_line_san, json::Quote));
+    w.AddRaw("line", JsonArray(v.winner_line, JsonQuote));
+    w.AddRaw("line_san", JsonArray(v.winner_line_san, JsonQuote));
   } else {
     w.AddNull("line").AddNull("line_san");
   }
@@ -72,7 +72,7 @@ constexpr const char* kEndingKeys[] = {"winner",
 
 std::string GameVerdictJson(const GameVerdict& v) {
   const Ruling* r = v.ruling ? &*v.ruling : nullptr;
-  json::Object o;
+  JsonObject o;
   o.Add("type", r ? "verdict" : "error");
   o.Add("game", v.game);
   o.AddTextOrNull("site", v.site).AddTextOrNull("declared", v.declared);
@@ -97,9 +97,9 @@ std::string GameVerdictJson(const GameVerdict& v) {
   o.AddTextOrNull("end_fen", v.end_fen);
   if (r) {
     o.AddRaw("winner", WinnerJson(v, *r));
-    o.AddRaw("claim_grounds", json::Array(r->claim_grounds, json::Quote));
+    o.AddRaw("claim_grounds", JsonArray(r->claim_grounds, JsonQuote));
     AddDeclaredEndingFields(*r, &o);
-    o.AddRaw("claims", json::Array(r->claims, ClaimRulingJson));
+    o.AddRaw("claims", JsonArray(r->claims, ClaimRulingJson));
   } else {
     for (const char* key : kEndingKeys) o.AddNull(key);
   }
@@ -115,7 +115,7 @@ std::string GameVerdictJson(const GameVerdict& v) {
     o.AddNull("error");
   else
     o.AddRaw("error",
-             json::Object()
+             JsonObject()
                  .Add("message", v.error)
                  .Add("game", v.game)
                  .Add("line", v.error_line ? std::optional<int64_t>(v.error_line) : std::nullopt)

@@ -39,7 +39,7 @@ padding:.05em .45em;margin-left:.4em;vertical-align:middle;color:#fff}
 const char* kKindNames[4] = {"disagrees", "uncertain", "tablebase contradiction", "error"};
 const char* kKindClasses[4] = {"disagrees", "uncertain", "tablebase", "error"};
 
-std::string Esc(std::string_view s) { return html::Escape(s); }
+std::string Esc(std::string_view s) { return HtmlEscape(s); }
 
 std::string CountRow(std::string_view name, int64_t n) {
   return absl::StrCat("<tr><th>", Esc(name), "</th><td class=\"n\">", n, "</td></tr>");
@@ -132,7 +132,7 @@ void DisputeReport::Add(const GameVerdict& v, const RawGame& record) {
 }
 
 std::string DisputeReport::SummaryHtml() const {
-  const cli::VerdictSummary& s = summary_;
+  const VerdictSummary& s = summary_;
   std::string out = "<section class=\"summary\"><div><h2>Totals</h2><table>";
   absl::StrAppend(&out, CountRow("games", s.games), CountRow("agree", s.agree),
                   CountRow("disagree", s.disagree), CountRow("uncertain", s.uncertain),

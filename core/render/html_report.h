@@ -52,7 +52,7 @@ class DisputeReport {
 
   std::string title_;
   size_t max_listed_;
-  cli::VerdictSummary summary_;
+  VerdictSummary summary_;
   int64_t disputed_ = 0;
   int64_t by_kind_[4] = {0, 0, 0, 0};  // disagrees, uncertain, tablebase, error
   std::vector<Entry> entries_;

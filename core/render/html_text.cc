@@ -2,9 +2,9 @@
 
 #include "core/util/text_encoding.h"
 
-namespace arbiter::html {
+namespace arbiter {
 
-void AppendEscaped(std::string* out, std::string_view s) {
+void AppendHtmlEscaped(std::string* out, std::string_view s) {
   const char* p = s.data();
   const char* const end = p + s.size();
   while (p < end) {
@@ -50,11 +50,11 @@ void AppendEscaped(std::string* out, std::string_view s) {
   }
 }
 
-std::string Escape(std::string_view s) {
+std::string HtmlEscape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  AppendEscaped(&out, s);
+  AppendHtmlEscaped(&out, s);
   return out;
 }
 
-}  // namespace arbiter::html
+}  // namespace arbiter

@@ -5,12 +5,12 @@
 #include <string>
 #include <string_view>
 
-namespace arbiter::html {
+namespace arbiter {
 
 // Appends `s` with & < > " ' as character references, ill-formed UTF-8 and
 // control characters (other than tab and newline) as U+FFFD: safe in
 // element content and in quoted attribute values alike.
-void AppendEscaped(std::string* out, std::string_view s);
-std::string Escape(std::string_view s);
+void AppendHtmlEscaped(std::string* out, std::string_view s);
+std::string HtmlEscape(std::string_view s);
 
-}  // namespace arbiter::html
+}  // namespace arbiter

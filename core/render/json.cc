@@ -4,9 +4,9 @@
 
 #include "core/util/text_encoding.h"
 
-namespace arbiter::json {
+namespace arbiter {
 
-void AppendString(std::string* out, std::string_view s) {
+void AppendJsonString(std::string* out, std::string_view s) {
   out->push_back('"');
   // Bytes that need no escape are copied in runs; valid UTF-8 is copied as
   // it is, and each ill-formed sequence becomes U+FFFD, so that the output
@@ -63,42 +63,42 @@ void AppendString(std::string* out, std::string_view s) {
   out->push_back('"');
 }
 
-void Object::Key(std::string_view key) {
+void JsonObject::Key(std::string_view key) {
   if (text_.size() > 1) text_ += ", ";
-  AppendString(&text_, key);
+  AppendJsonString(&text_, key);
   text_ += ": ";
 }
 
-Object& Object::Add(std::string_view key, std::string_view value) {
+JsonObject& JsonObject::Add(std::string_view key, std::string_view value) {
   Key(key);
-  AppendString(&text_, value);
+  AppendJsonString(&text_, value);
   return *this;
 }
 
-Object& Object::Add(std::string_view key, int64_t value) {
+JsonObject& JsonObject::Add(std::string_view key, int64_t value) {
   Key(key);
   text_ += std::to_string(value);
   return *this;
 }
 
-Object& Object::Add(std::string_view key, bool value) {
+JsonObject& JsonObject::Add(std::string_view key, bool value) {
   Key(key);
   text_ += value ? "true" : "false";
   return *this;
 }
 
-Object& Object::AddNull(std::string_view key) {
+JsonObject& JsonObject::AddNull(std::string_view key) {
   Key(key);
   text_ += "null";
   return *this;
 }
 
-Object& Object::AddRaw(std::string_view key, std::string_view raw) {
+JsonObject& JsonObject::AddRaw(std::string_view key, std::string_view raw) {
   Key(key);
   text_ += raw;
   return *this;
 }
 
-std::string Object::Close() { return text_ + "}"; }
+std::string JsonObject::Close() { return text_ + "}"; }
 
-}  // namespace arbiter::json
+}  // namespace arbiter

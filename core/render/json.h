@@ -7,36 +7,38 @@
 #include <string>
 #include <string_view>
 
-namespace arbiter::json {
+namespace arbiter {
 
 // Appends `s` as a JSON string literal (quotes included). The output is
 // always valid UTF-8: valid UTF-8 in `s` is copied unchanged, and each
 // ill-formed sequence (maximal subpart, text_encoding.h) becomes U+FFFD.
-void AppendString(std::string* out, std::string_view s);
+void AppendJsonString(std::string* out, std::string_view s);
 
-// Builds one JSON object: Object o; o.Add("k", 1); o.Close() -> "{...}".
-class Object {
+// Builds one JSON object: JsonObject o; o.Add("k", 1); o.Close() -> "{...}".
+class JsonObject {
  public:
-  Object& Add(std::string_view key, std::string_view value);
-  Object& Add(std::string_view key, const char* value) { return Add(key, std::string_view(value)); }
-  Object& Add(std::string_view key, const std::string& value) {
+  JsonObject& Add(std::string_view key, std::string_view value);
+  JsonObject& Add(std::string_view key, const char* value) {
     return Add(key, std::string_view(value));
   }
-  Object& Add(std::string_view key, int64_t value);
-  Object& Add(std::string_view key, int value) { return Add(key, int64_t(value)); }
-  Object& Add(std::string_view key, bool value);
-  Object& AddNull(std::string_view key);
+  JsonObject& Add(std::string_view key, const std::string& value) {
+    return Add(key, std::string_view(value));
+  }
+  JsonObject& Add(std::string_view key, int64_t value);
+  JsonObject& Add(std::string_view key, int value) { return Add(key, int64_t(value)); }
+  JsonObject& Add(std::string_view key, bool value);
+  JsonObject& AddNull(std::string_view key);
   // The text, or null when it is empty (records write absent text as null).
-  Object& AddTextOrNull(std::string_view key, std::string_view value) {
+  JsonObject& AddTextOrNull(std::string_view key, std::string_view value) {
     return value.empty() ? AddNull(key) : Add(key, value);
   }
   // The value, or null when it is absent.
   template <typename T>
-  Object& Add(std::string_view key, const std::optional<T>& value) {
+  JsonObject& Add(std::string_view key, const std::optional<T>& value) {
     return value ? Add(key, *value) : AddNull(key);
   }
   // `raw` must already be valid JSON (a nested object or array).
-  Object& AddRaw(std::string_view key, std::string_view raw);
+  JsonObject& AddRaw(std::string_view key, std::string_view raw);
   std::string Close();
 
  private:
@@ -46,7 +48,7 @@ class Object {
 
 // Joins already-encoded JSON values into an array.
 template <typename Range, typename Encode>
-std::string Array(const Range& items, Encode encode) {
+std::string JsonArray(const Range& items, Encode encode) {
   std::string out = "[";
   bool first = true;
   for (const auto& item : items) {
@@ -57,10 +59,10 @@ std::string Array(const Range& items, Encode encode) {
   return out + "]";
 }
 
-inline std::string Quote(std::string_view s) {
+inline std::string JsonQuote(std::string_view s) {
   std::string out;
-  AppendString(&out, s);
+  AppendJsonString(&out, s);
   return out;
 }
 
-}  // namespace arbiter::json
+}  // namespace arbiter

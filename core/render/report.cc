@@ -14,26 +14,25 @@ std::string UciLine(const Position& start, const std::vector<Move>& moves) {
   std::string out = "[";
   for (size_t i = 0; i < moves.size(); ++i) {
     if (i) out += ", ";
-    out += json::Quote(ToUci(pos, moves[i]));
+    out += JsonQuote(ToUci(pos, moves[i]));
     pos.DoMove(moves[i]);
   }
   return out + "]";
 }
 
 std::string MoveArray(const Position& pos, const std::vector<Move>& moves) {
-  return json::Array(moves, [&](Move m) { return json::Quote(ToUci(pos, m)); });
+  return JsonArray(moves, [&](Move m) { return JsonQuote(ToUci(pos, m)); });
 }
 
 }  // namespace
 
 std::string MateAbilityJson(const Position& pos, const MateAbility& m) {
-  json::Object o;
+  JsonObject o;
   o.Add("can_mate", ToString(m.answer));
   o.AddTextOrNull("proof", ToString(m.proof));
   if (m.answer == CanMate::kYes) {
     o.AddRaw("line", UciLine(pos, m.line));
-    o.AddRaw("line_san",
-             json::Array(m.line_san, [](const std::string& s) { return json::Quote(s); }));
+    o.AddRaw("line_san", JsonArray(m.line_san, [](const std::string& s) { return JsonQuote(s); }));
   } else {
     o.AddNull("line").AddNull("line_san");
   }
@@ -41,23 +40,20 @@ std::string MateAbilityJson(const Position& pos, const MateAbility& m) {
 }
 
 std::string ClaimsJson(const Position& pos, const DrawClaims& c) {
-  json::Object threefold, fifty;
+  JsonObject threefold, fifty;
   threefold.Add("article", "9.2")
       .Add("available", c.threefold_now)
       .AddRaw("by_move", MoveArray(pos, c.threefold_moves));
   fifty.Add("article", "9.3")
       .Add("available", c.fifty_now)
       .AddRaw("by_move", MoveArray(pos, c.fifty_moves));
-  return json::Object()
-      .AddRaw("threefold", threefold.Close())
-      .AddRaw("fifty", fifty.Close())
-      .Close();
+  return JsonObject().AddRaw("threefold", threefold.Close()).AddRaw("fifty", fifty.Close()).Close();
 }
 
 std::string AssessmentJson(const PositionAnalysis& analysis) {
   const Position& pos = analysis.position;
   const Assessment& a = analysis.assessment;
-  json::Object o;
+  JsonObject o;
   o.Add("type", "assessment");
   o.Add("rules", ToString(analysis.rules));
   o.Add("fen", pos.Fen());

@@ -6,7 +6,7 @@ namespace arbiter {
 namespace {
 
 // The position's value, first in both shapes.
-void AddValue(const RootResult& r, json::Object* o) {
+void AddValue(const RootResult& r, JsonObject* o) {
   o->Add("category", ToString(r.category));
   o->Add("dtz", r.dtz);
   o->Add("precise_dtz", r.precise_dtz);
@@ -23,13 +23,13 @@ void AddValue(const RootResult& r, json::Object* o) {
     o->AddNull("move_within_50");
 }
 
-void AddRoot(const RootResult& result, json::Object* out) {
-  json::Object& o = *out;
+void AddRoot(const RootResult& result, JsonObject* out) {
+  JsonObject& o = *out;
   AddValue(result, &o);
   o.Add("checkmate", result.checkmate);
   o.Add("stalemate", result.stalemate);
-  o.AddRaw("moves", json::Array(result.moves, [&](const TablebaseMove& m) {
-             json::Object mo;
+  o.AddRaw("moves", JsonArray(result.moves, [&](const TablebaseMove& m) {
+             JsonObject mo;
              mo.Add("uci", m.uci);
              mo.Add("san", m.san);
              mo.Add("category", ToString(m.category));
@@ -45,13 +45,13 @@ void AddRoot(const RootResult& result, json::Object* out) {
 }  // namespace
 
 std::string TablebaseJson(const RootResult& result) {
-  json::Object o;
+  JsonObject o;
   AddRoot(result, &o);
   return o.Close();
 }
 
 std::string TablebaseApiJson(const TablebaseProbe& probe, bool checkmate, bool stalemate) {
-  json::Object o;
+  JsonObject o;
   if (probe.root) {
     AddRoot(*probe.root, &o);
     return o.AddNull("not_covered").Close();
@@ -67,7 +67,7 @@ std::string TablebaseApiJson(const TablebaseProbe& probe, bool checkmate, bool s
 
 std::string TablebasePositionJson(const TablebaseProbe& probe) {
   if (!probe.root) return "null";
-  json::Object o;
+  JsonObject o;
   AddValue(*probe.root, &o);
   o.Add("side_to_move", ColorName(probe.side_to_move));
   o.Add("source", ToString(probe.source));

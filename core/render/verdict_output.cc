@@ -5,7 +5,7 @@
 #include "core/render/json.h"
 #include "core/render/san_line.h"
 
-namespace arbiter::cli {
+namespace arbiter {
 namespace {
 
 std::string CsvField(std::string_view s) {
@@ -124,11 +124,11 @@ void VerdictSummary::Add(const Entry& e) {
 
 std::string VerdictSummary::Json(double seconds) const {
   auto map_json = [](const std::map<std::string, int64_t>& m) {
-    json::Object o;
+    JsonObject o;
     for (const auto& [k, n] : m) o.Add(k, n);
     return o.Close();
   };
-  json::Object o;
+  JsonObject o;
   o.Add("type", "summary");
   o.Add("games", games).Add("errors", errors).Add("agree", agree).Add("disagree", disagree);
   o.Add("uncertain", uncertain).AddRaw("by_rule", map_json(by_rule));
@@ -194,4 +194,4 @@ void VerdictPrinter::End(double seconds) {
 
 int64_t VerdictPrinter::games() const { return summary_->games; }
 
-}  // namespace arbiter::cli
+}  // namespace arbiter

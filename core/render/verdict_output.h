@@ -14,7 +14,7 @@
 #include "absl/status/statusor.h"
 #include "core/verdict/game_verdict.h"
 
-namespace arbiter::cli {
+namespace arbiter {
 
 enum class VerdictFormat { kText, kJsonl, kCsv };
 
@@ -68,4 +68,4 @@ class VerdictPrinter {
   std::shared_ptr<VerdictSummary> summary_;
 };
 
-}  // namespace arbiter::cli
+}  // namespace arbiter

@@ -15,7 +15,7 @@
 #include "core/chess/movegen.h"
 #include "core/tablebase/retrograde_store.h"
 
-namespace arbiter::tablebase {
+namespace arbiter {
 namespace {
 
 // Per-slot codes of RetrogradeTable::code_.
@@ -182,7 +182,7 @@ const std::vector<std::string>& AllRetrogradeSignatures() {
 // counters count distinct successor slots and un-moves decrement each
 // distinct predecessor slot once, which keeps the counting exact.
 // ---------------------------------------------------------------------------
-namespace internal {
+namespace retrograde_internal {
 
 class TableBuilder {
  public:
@@ -869,7 +869,7 @@ absl::Status TableBuilder::Build() {
   return absl::OkStatus();
 }
 
-}  // namespace internal
+}  // namespace retrograde_internal
 
 // ---------------------------------------------------------------------------
 // Tables and probes.
@@ -1244,7 +1244,7 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::GetLock
   }
   if (!table) {
     std::shared_ptr<RetrogradeTable> made(new RetrogradeTable(canonical));
-    internal::TableBuilder builder(*made, fetch);
+    retrograde_internal::TableBuilder builder(*made, fetch);
     if (absl::Status s = builder.Build(); !s.ok()) return fail(s);
     table = std::move(made);
     if (!cache_dir_.empty()) {
@@ -1328,4 +1328,4 @@ absl::Status RetrogradeSolver::last_load_error() const {
   return last_load_error_;
 }
 
-}  // namespace arbiter::tablebase
+}  // namespace arbiter

@@ -64,7 +64,7 @@
 #include "core/tablebase/retrograde_index.h"
 #include "core/tablebase/table_array.h"
 
-namespace arbiter::tablebase {
+namespace arbiter {
 
 // Game-theoretic value for the side to move, Syzygy's five classes (the
 // numeric values match python-chess and Syzygy's probe code, -2..2).
@@ -83,10 +83,10 @@ std::string SignatureOf(const Position& pos);
 // before it (solving them in this order times each table on its own).
 const std::vector<std::string>& AllRetrogradeSignatures();
 
-namespace internal {
+namespace retrograde_internal {
 class TableBuilder;
 class TableStore;
-}  // namespace internal
+}  // namespace retrograde_internal
 
 class RetrogradeTable {
  public:
@@ -148,8 +148,8 @@ class RetrogradeTable {
   void ForEachPosition(const std::function<void(const Entry&)>& visit) const;
 
  private:
-  friend class internal::TableBuilder;
-  friend class internal::TableStore;  // reads and writes the arrays below
+  friend class retrograde_internal::TableBuilder;
+  friend class retrograde_internal::TableStore;  // reads and writes the arrays below
   friend class RetrogradeSolver;
 
   // Canonical material of every table this one's captures and promotions
@@ -304,4 +304,4 @@ class RetrogradeSolver {
   absl::Status last_load_error_;       // cache_mu_
 };
 
-}  // namespace arbiter::tablebase
+}  // namespace arbiter

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/chess/bitboard.h"
 
-namespace arbiter::tablebase {
+namespace arbiter {
 namespace {
 
 constexpr char kLetters[] = " PNBRQK";  // indexed by PieceType
@@ -216,4 +216,4 @@ void Layout::Decode(uint64_t slot, Square* sq, Color* stm) const {
   }
 }
 
-}  // namespace arbiter::tablebase
+}  // namespace arbiter

@@ -14,7 +14,7 @@
 #include "core/chess/position.h"
 #include "core/chess/types.h"
 
-namespace arbiter::tablebase {
+namespace arbiter {
 
 // Largest number of men (kings included) a table may hold. Five would need
 // about 2 GB per table with this dense layout, so it is refused.
@@ -107,4 +107,4 @@ class Layout {
   uint64_t slice_size_ = 0;
 };
 
-}  // namespace arbiter::tablebase
+}  // namespace arbiter

@@ -12,16 +12,14 @@
 
 namespace arbiter {
 
-absl::StatusOr<RootResult> ProbeRetrogradeRoot(tablebase::RetrogradeSolver& solver,
-                                               const Position& pos) {
+absl::StatusOr<RootResult> ProbeRetrogradeRoot(RetrogradeSolver& solver, const Position& pos) {
   if (pos.castling_rights() != kNoCastling)
     return absl::InvalidArgumentError(
         "position has castling rights; retrograde tables cover only positions without them");
   const int men = PopCount(pos.pieces());
-  if (men > tablebase::kMaxMen)
+  if (men > kMaxMen)
     return absl::NotFoundError(absl::StrCat("not covered: ", MaterialName(pos), " has ", men,
-                                            " men; the retrograde tables go up to ",
-                                            tablebase::kMaxMen));
+                                            " men; the retrograde tables go up to ", kMaxMen));
   // Probed first even when the game is over: the solver's checks (legality,
   // pawns on the back ranks) then apply to every position, as ProbeRoot's do.
   absl::StatusOr<int> root_dtz = solver.ProbeDtz(pos);

@@ -25,7 +25,6 @@ namespace arbiter {
 // Errors: NotFound ("not covered: ...") for more than 4 men,
 // InvalidArgument for castling rights or an illegal position, and the
 // solver's errors (a damaged table file).
-absl::StatusOr<RootResult> ProbeRetrogradeRoot(tablebase::RetrogradeSolver& solver,
-                                               const Position& pos);
+absl::StatusOr<RootResult> ProbeRetrogradeRoot(RetrogradeSolver& solver, const Position& pos);
 
 }  // namespace arbiter

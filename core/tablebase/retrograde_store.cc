@@ -19,7 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/tablebase/table_stamp.h"
 
-namespace arbiter::tablebase {
+namespace arbiter {
 namespace {
 
 constexpr unsigned char kMagic[8] = {'A', 'R', 'B', 'T', '\r', '\n', 0x1a, '\n'};
@@ -142,7 +142,7 @@ std::string TableFilePath(const std::string& dir, const std::string& canonical_s
   return absl::StrCat(dir, slash ? "/" : "", canonical_signature, kTableFileExtension);
 }
 
-namespace internal {
+namespace retrograde_internal {
 
 // Friend of RetrogradeTable: the only code besides the generator that
 // touches its arrays.
@@ -378,16 +378,16 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableStore::Load(
   return std::shared_ptr<const RetrogradeTable>(std::move(t));
 }
 
-}  // namespace internal
+}  // namespace retrograde_internal
 
 absl::Status SaveTable(const RetrogradeTable& table, const std::string& dir) {
-  return internal::TableStore::Save(table, dir);
+  return retrograde_internal::TableStore::Save(table, dir);
 }
 
 absl::StatusOr<std::shared_ptr<const RetrogradeTable>> LoadTable(const std::string& dir,
                                                                  const Material& canonical,
                                                                  const SubtableSource& subtables) {
-  return internal::TableStore::Load(dir, canonical, subtables);
+  return retrograde_internal::TableStore::Load(dir, canonical, subtables);
 }
 
-}  // namespace arbiter::tablebase
+}  // namespace arbiter

@@ -49,7 +49,7 @@
 #include "core/tablebase/retrograde.h"
 #include "core/tablebase/retrograde_index.h"
 
-namespace arbiter::tablebase {
+namespace arbiter {
 
 inline constexpr uint32_t kTableFormatVersion = 1;
 inline constexpr char kTableFileExtension[] = ".arbt";
@@ -93,4 +93,4 @@ class Xxh64 {
   size_t buffered_ = 0;
 };
 
-}  // namespace arbiter::tablebase
+}  // namespace arbiter

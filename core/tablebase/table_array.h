@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-namespace arbiter::tablebase {
+namespace arbiter {
 
 class TableArray {
  public:
@@ -46,4 +46,4 @@ class TableArray {
   std::span<const uint8_t> view_;
 };
 
-}  // namespace arbiter::tablebase
+}  // namespace arbiter

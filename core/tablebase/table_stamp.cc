@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace arbiter::tablebase {
+namespace arbiter {
 namespace {
 
 // Times closer to now than this are not trusted to reveal a later change.
@@ -72,4 +72,4 @@ void WriteStamp(const std::string& table_path, const FileIdentity& identity, uin
     std::remove(temp.c_str());
 }
 
-}  // namespace arbiter::tablebase
+}  // namespace arbiter

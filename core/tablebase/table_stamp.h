@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <string>
 
-namespace arbiter::tablebase {
+namespace arbiter {
 
 // What the file system says about an open file.
 struct FileIdentity {
@@ -42,4 +42,4 @@ bool StampMatches(const std::string& table_path, const FileIdentity& identity, u
 // that cannot be written only means the next process checks in full again.
 void WriteStamp(const std::string& table_path, const FileIdentity& identity, uint64_t checksum);
 
-}  // namespace arbiter::tablebase
+}  // namespace arbiter

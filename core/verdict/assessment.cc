@@ -90,7 +90,7 @@ uint64_t StructureSignature(const Position& pos) {
 // `side` is known not to lack material, so a forced line needs an only move
 // now: with more than one move the follower would stop at once.
 MateAbility ClosedPositionProbe(Game& game, Color side, size_t legal_moves, uint64_t budget,
-                                tablebase::RetrogradeSolver* retrograde) {
+                                RetrogradeSolver* retrograde) {
   const Position& pos = game.position();
   MateAbility m;
   if (legal_moves == 1 && ForcedLineDeniesMate(pos, side)) {
@@ -130,8 +130,7 @@ MateAbility ClosedPositionProbe(Game& game, Color side, size_t legal_moves, uint
 
 }  // namespace
 
-GameStatus AutomaticEnding(Game& game, uint64_t closed_budget,
-                           tablebase::RetrogradeSolver* retrograde) {
+GameStatus AutomaticEnding(Game& game, uint64_t closed_budget, RetrogradeSolver* retrograde) {
   const Position& pos = game.position();
   // One move generation serves mate, stalemate and the probes; a game that
   // has ended by mate or stalemate needs no probe.

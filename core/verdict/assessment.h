@@ -65,6 +65,6 @@ Assessment Assess(Game& game, const MateSearchOptions& options = {},
 // close.
 inline constexpr uint64_t kClosedPositionBudget = 4000;
 GameStatus AutomaticEnding(Game& game, uint64_t closed_budget = kClosedPositionBudget,
-                           tablebase::RetrogradeSolver* retrograde = nullptr);
+                           RetrogradeSolver* retrograde = nullptr);
 
 }  // namespace arbiter

@@ -50,14 +50,14 @@ TablebaseProbe ProbeTablebase(const SyzygyTablebase& tables, const Position& pos
 }
 
 std::optional<TablebaseProbe> ProbeTables(const Position& pos, const SyzygyTablebase* syzygy,
-                                          tablebase::RetrogradeSolver* retrograde) {
+                                          RetrogradeSolver* retrograde) {
   if (syzygy == nullptr && retrograde == nullptr) return std::nullopt;
   std::optional<TablebaseProbe> probe;
   if (syzygy != nullptr) {
     probe = ProbeTablebase(*syzygy, pos);
     if (probe->root) return probe;
   }
-  if (retrograde != nullptr && PopCount(pos.pieces()) <= tablebase::kMaxMen) {
+  if (retrograde != nullptr && PopCount(pos.pieces()) <= kMaxMen) {
     absl::StatusOr<RootResult> root = ProbeRetrogradeRoot(*retrograde, pos);
     TablebaseProbe own;
     own.side_to_move = pos.side_to_move();
@@ -77,7 +77,7 @@ std::optional<TablebaseProbe> ProbeTables(const Position& pos, const SyzygyTable
     probe.emplace();
     probe->side_to_move = pos.side_to_move();
     probe->source = TablebaseSource::kRetrograde;
-    probe->not_covered = absl::StrCat("more than ", tablebase::kMaxMen,
+    probe->not_covered = absl::StrCat("more than ", kMaxMen,
                                       " men, where Arbiter's own tables stop, and no Syzygy "
                                       "tables were given");
   }

@@ -37,7 +37,7 @@ TablebaseProbe ProbeTablebase(const SyzygyTablebase& tables, const Position& pos
 // tables for at most 4 men; nullopt when neither is at hand (both null), so
 // that "not covered" always means that some table was asked.
 std::optional<TablebaseProbe> ProbeTables(const Position& pos, const SyzygyTablebase* syzygy,
-                                          tablebase::RetrogradeSolver* retrograde);
+                                          RetrogradeSolver* retrograde);
 
 // The category of a covered probe (root set) from `side`'s view.
 TbCategory CategoryFor(const TablebaseProbe& probe, Color side);
