@@ -17,8 +17,8 @@
 namespace arbiter {
 namespace {
 
-using testing::FromFen;
 using testing::AdversarialWallFen;
+using testing::FromFen;
 using testing::kAllWallFamilies;
 using testing::RandomWallFen;
 using testing::WallFamily;
