@@ -14,15 +14,9 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/verdict.pb.h"
 #include "core/render/verdict_output.h"
-#include "google/protobuf/message.h"
 #include "http/query.h"
 
 namespace arbiter::http {
-
-// One line of JSON, no newline: a message in the protobuf JSON mapping
-// (field names as in the .proto, every field printed, enums by name).
-// Kept for the tests and tools that look at the wire itself.
-std::string ToJson(const google::protobuf::Message& message);
 
 // The record `verify --format jsonl` writes for the verdict, no newline,
 // the verdict counted in `summary`; INVALID_ARGUMENT when the message does
@@ -38,11 +32,6 @@ absl::StatusOr<std::string> AssessmentRecord(const v1::Assessment& assessment);
 // (`known`), a value of another type.
 absl::StatusOr<QueryLookup> QueryFromJsonBody(const std::string& json, const std::string& what,
                                               const std::vector<std::string>& known);
-
-// Parses `json` into `message`: INVALID_ARGUMENT naming `what` and the
-// parser's complaint (an unknown field, a wrong type) otherwise.
-absl::Status FromJson(const std::string& json, const std::string& what,
-                      google::protobuf::Message* message);
 
 // The HTTP status for a failed call (400, 401, 403, 404, 409, 413, 429, 500,
 // 501, 503, 504).

@@ -88,37 +88,21 @@ std::string TextLine(const GameVerdict& v) {
 }  // namespace
 
 void VerdictSummary::Add(const GameVerdict& v) {
-  Entry e;
-  e.covered = v.tablebase && v.tablebase->probe.root;
-  e.contradiction = v.tablebase && v.tablebase->contradiction.value_or(false);
-  e.error = !v.ruling;
-  if (v.ruling) {
-    e.rule = ToString(v.ruling->rule);
-    e.ruling = ToString(v.ruling->ruling);
-    e.declared = v.declared;
-    e.certain = v.ruling->certain;
-    e.agrees = v.ruling->agrees;
-  }
-  Add(e);
-}
-
-void VerdictSummary::Add(const Entry& e) {
   ++games;
-  if (e.covered) ++tablebase_covered;
-  if (e.contradiction) ++tablebase_contradictions;
-  if (e.error) {
+  if (v.tablebase && v.tablebase->probe.root) ++tablebase_covered;
+  if (v.tablebase && v.tablebase->contradiction.value_or(false)) ++tablebase_contradictions;
+  if (!v.ruling) {
     ++errors;
     return;
   }
-  ++by_rule[std::string(e.rule)];
-  if (!e.certain) ++uncertain;
-  if (e.agrees) {
+  const Ruling& r = *v.ruling;
+  ++by_rule[ToString(r.rule)];
+  if (!r.certain) ++uncertain;
+  if (r.agrees) {
     ++agree;
   } else {
     ++disagree;
-    std::string kind(e.declared);
-    kind.append(" -> ").append(e.ruling).append(" by ").append(e.rule);
-    ++disagreements[kind];
+    ++disagreements[absl::StrCat(v.declared, " -> ", ToString(r.ruling), " by ", ToString(r.rule))];
   }
 }
 

@@ -31,16 +31,8 @@ struct VerdictSummary {
   std::map<std::string, int64_t> by_rule;
   std::map<std::string, int64_t> disagreements;  // "declared -> ruling by rule"
 
-  // One record's part in the counts, in the words every form of a verdict
-  // has (core's, the API's): the rule and results by name.
-  struct Entry {
-    bool error = false;  // no ruling: the record could not be read or replayed
-    std::string_view rule, ruling, declared;
-    bool certain = true, agrees = true;
-    bool covered = false, contradiction = false;  // by the tables
-  };
+  // One record's part in the counts.
   void Add(const GameVerdict& v);
-  void Add(const Entry& e);
   // {"type": "summary", ...} and a newline: the last line of JSON lines.
   std::string Json(double seconds) const;
   std::string Text(double seconds) const;

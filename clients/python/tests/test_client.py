@@ -17,6 +17,13 @@ from typing import Any, Optional, Sequence
 import grpc
 
 import loopback
+
+# The records' JSON Schema validator (tests/schema/validate.py, Debian's
+# python3-jsonschema): record() must be valid by docs/schema/ as the
+# command line's records are.
+sys.path.insert(0, os.path.join(loopback.SOURCE_DIR, "tests", "schema"))
+import validate  # noqa: E402
+
 from arbiter_client import (
     Arbiter,
     ArbiterError,
@@ -100,6 +107,10 @@ class ClusterTest(unittest.TestCase):
         """``record()`` is the command line's JSON record: key for key,
         value for value, in the same order."""
         self.assertEqual(mine, theirs, what)
+        if isinstance(self, RecordTest):  # the small sets; the shared files are the CLI's
+            errors = validate.validate_records([mine])
+            self.assertFalse(errors, f"{what}: record() is not valid by docs/schema: "
+                             + "; ".join(str(e) for e in errors[:3]))
         # Equal dicts may differ in key order; their JSON may not.
         self.assertEqual(json.dumps(mine), json.dumps(theirs), f"{what}: key order")
 
