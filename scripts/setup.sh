@@ -12,7 +12,7 @@ PACKAGES=(
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev libfathom-dev libzstd-dev zstd
   prometheus-cpp-dev libsqlite3-dev libcli11-dev libcpp-httplib-dev
   clang clang-format libclang-rt-14-dev
-  stockfish fathom pgn-extract python3-yaml python3-jsonschema
+  stockfish fathom pgn-extract python3-yaml curl python3-jsonschema
   python3-grpcio python3-protobuf  # clients/python and its test
   chromium                         # tests/browser
 )
