@@ -122,6 +122,24 @@ class Process:
             return ""
 
 
+def wait_for_port(port_file: str, p: "Process", timeout: float = 120) -> int:
+    """The port P writes to PORT_FILE (a number and a newline) once it
+    listens; raises, with P's log, when P exits or TIMEOUT passes first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(port_file) as f:
+                text = f.read()
+            if text.endswith("\n"):
+                return int(text)
+        except FileNotFoundError:
+            pass
+        if p.proc.poll() is not None:
+            break
+        time.sleep(0.02)
+    raise RuntimeError(f"{p.argv[0]} did not write {port_file} (exit {p.proc.poll()}):\n{p.tail()}")
+
+
 class Cluster:
     """One worker and two coordinators in front of it: one in plain gRPC,
     one serving TLS with a bearer token (scripts/make-test-certs.sh)."""
@@ -138,19 +156,7 @@ class Cluster:
         port_file = self.path(name + ".port")
         p = Process(argv + ["--port-file", port_file], self.path(name + ".log"))
         self.processes.append(p)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                with open(port_file) as f:
-                    text = f.read()
-                if text.endswith("\n"):
-                    return int(text)
-            except FileNotFoundError:
-                pass
-            if p.proc.poll() is not None:
-                break
-            time.sleep(0.02)
-        raise RuntimeError(f"{argv[0]} did not start (exit {p.proc.poll()}):\n{p.tail()}")
+        return wait_for_port(port_file, p)
 
     def start(self) -> None:
         bin_dir = binary_dir()

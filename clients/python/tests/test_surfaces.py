@@ -79,24 +79,6 @@ def cli_bytes(args: Sequence[str], timeout: float = 900) -> bytes:
     return p.stdout
 
 
-def wait_for_port(port_file: str, p: loopback.Process, timeout: float = 120) -> int:
-    """The port P writes to PORT_FILE (a number and a newline) once it
-    listens; raises, with P's log, when P exits or TIMEOUT passes first."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with open(port_file) as f:
-                text = f.read()
-            if text.endswith("\n"):
-                return int(text)
-        except FileNotFoundError:
-            pass
-        if p.proc.poll() is not None:
-            break
-        time.sleep(0.02)
-    raise RuntimeError(f"{p.argv[0]} did not write {port_file} (exit {p.proc.poll()}):\n{p.tail()}")
-
-
 def http_request(
     url: str, body: Optional[bytes] = None, content_type: Optional[str] = None, timeout: float = 300
 ) -> tuple[int, str, bytes]:
@@ -190,7 +172,7 @@ class SurfacesTest(unittest.TestCase):
         p = Daemon(argv, os.path.join(work, name + ".log"))
         self.addCleanup(p.stop)
         self.processes.append(p)
-        return [wait_for_port(f, p) for f in port_files]
+        return [loopback.wait_for_port(f, p) for f in port_files]
 
     def post_verify(self, what: str, base_url: str, body: bytes) -> list[bytes]:
         """The NDJSON lines POST /v1/verify answers for BODY."""
