@@ -4,13 +4,10 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
-#include <string_view>
 
 namespace arbiter {
 
 enum class RecordEncoding : uint8_t { kUtf8, kWindows1252 };
 const char* ToString(RecordEncoding e);  // "utf-8", "windows-1252"
-std::optional<RecordEncoding> ParseRecordEncoding(std::string_view text);
 
 }  // namespace arbiter

@@ -67,6 +67,11 @@ def cli_env() -> dict[str, str]:
 
 def run_cli(args: Sequence[str], timeout: float = 900) -> str:
     """``build/arbiter ARGS`` embedded; its standard output (fails on a non-zero exit)."""
+    return run_cli_bytes(args, timeout).decode()
+
+
+def run_cli_bytes(args: Sequence[str], timeout: float = 900) -> bytes:
+    """As run_cli, the standard output as it is: bytes."""
     p = subprocess.run(
         [os.path.join(binary_dir(), "arbiter"), *args],
         env=cli_env(),
@@ -78,7 +83,7 @@ def run_cli(args: Sequence[str], timeout: float = 900) -> str:
         raise AssertionError(
             f"arbiter {' '.join(args)} exited {p.returncode}: {p.stderr.decode(errors='replace')}"
         )
-    return p.stdout.decode()
+    return p.stdout
 
 
 def cli_analyze(fen: str, moves: Sequence[str] = (), extra: Sequence[str] = ()) -> dict:

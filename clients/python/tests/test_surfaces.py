@@ -61,24 +61,6 @@ class Daemon(loopback.Process):
             )
 
 
-def cli_bytes(args: Sequence[str], timeout: float = 900) -> bytes:
-    """``build/arbiter ARGS`` embedded, as loopback.run_cli, its standard
-    output as it is: bytes."""
-    argv = [os.path.join(loopback.binary_dir(), "arbiter"), *args]
-    p = subprocess.run(
-        argv,
-        env=loopback.cli_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        timeout=timeout,
-    )
-    if p.returncode != 0:
-        raise AssertionError(
-            f"arbiter {' '.join(args)} exited {p.returncode}: {p.stderr.decode(errors='replace')}"
-        )
-    return p.stdout
-
-
 def http_request(
     url: str, body: Optional[bytes] = None, content_type: Optional[str] = None, timeout: float = 300
 ) -> tuple[int, str, bytes]:
@@ -241,7 +223,7 @@ class SurfacesTest(unittest.TestCase):
         # 1-3: the lines of the command line and of the two HTTP servers.
         lines: dict[str, list[bytes]] = {}
         t = time.monotonic()
-        out = cli_bytes(["verify", path, "--tables", tables, "--format", "jsonl"])
+        out = loopback.run_cli_bytes(["verify", path, "--tables", tables, "--format", "jsonl"])
         lines["cli"] = ndjson_lines(out)
         seconds["cli"] = time.monotonic() - t
         for name, url in urls.items():
