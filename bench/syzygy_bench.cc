@@ -49,7 +49,7 @@ std::string Placement(const std::string& white, const std::string& black, std::m
 const Fixture& GetFixture() {
   static const Fixture* fixture = [] {
     auto* f = new Fixture();
-    std::vector<std::string> dirs = cli::SyzygyDirsFromEnv();
+    std::vector<std::string> dirs = common::SyzygyDirsFromEnv();
     if (dirs.empty()) dirs = {"../shared/syzygy"};
     auto tb = SyzygyTablebase::Open(dirs);
     if (!tb.ok()) {

@@ -238,10 +238,11 @@ BatchAnswer AnswerBatchLine(const BatchLine& line, bool chess960, bool timing,
 // of input: that mode is for files). Exits kFindings when a line could not
 // be analysed (its record says why), kInputUnreadable when the file cannot
 // be opened or read.
-ExitCode RunBatch(const std::string& path, bool chess960, bool timing, int jobs,
-                  const Analyzer& analyze) {
+common::ExitCode RunBatch(const std::string& path, bool chess960, bool timing, int jobs,
+                          const Analyzer& analyze) {
   absl::StatusOr<std::unique_ptr<ByteSource>> source = ByteSource::Open(path);
-  if (!source.ok()) return Fail(kProgram, source.status(), ExitCode::kInputUnreadable);
+  if (!source.ok())
+    return common::Fail(kProgram, source.status(), common::ExitCode::kInputUnreadable);
   LineReader reader(*std::move(source), [] { std::fflush(stdout); });
   auto next = [&](BatchLine* line) {
     while (reader.Next(&line->text)) {
@@ -274,8 +275,9 @@ ExitCode RunBatch(const std::string& path, bool chess960, bool timing, int jobs,
         print);
   }
   std::fflush(stdout);
-  if (!reader.status().ok()) return Fail(kProgram, reader.status(), ExitCode::kInputUnreadable);
-  return errors ? ExitCode::kFindings : ExitCode::kSuccess;
+  if (!reader.status().ok())
+    return common::Fail(kProgram, reader.status(), common::ExitCode::kInputUnreadable);
+  return errors ? common::ExitCode::kFindings : common::ExitCode::kSuccess;
 }
 
 // --claim, --claimant, --claimed: the claim asked about, and the rule set
@@ -317,17 +319,18 @@ absl::StatusOr<std::optional<ClaimQuestion>> ClaimFrom(AnalyzeOptions& o) {
   return std::optional<ClaimQuestion>(q);
 }
 
-ExitCode RunAnalyze(AnalyzeOptions& o) {
+common::ExitCode RunAnalyze(AnalyzeOptions& o) {
   MateSearchOptions* options = &o.search;
   absl::StatusOr<std::optional<ClaimQuestion>> claim = ClaimFrom(o);
-  if (!claim.ok()) return Fail(kProgram, claim.status());
+  if (!claim.ok()) return common::Fail(kProgram, claim.status());
   options->rules = o.rules;
   const bool chess99 = o.rules == Ruleset::kChess99;
   if (chess99 && *claim)
-    return Fail(kProgram, absl::InvalidArgumentError("--rules chess99 has no --claim"));
+    return common::Fail(kProgram, absl::InvalidArgumentError("--rules chess99 has no --claim"));
   if (chess99 && (o.chess960 || !o.syzygy.empty()))
-    return Fail(kProgram, absl::InvalidArgumentError(
-                              "--rules chess99 takes FEN-9 positions: no --chess960 or --syzygy"));
+    return common::Fail(kProgram,
+                        absl::InvalidArgumentError(
+                            "--rules chess99 takes FEN-9 positions: no --chess960 or --syzygy"));
   Analyzer analyze;
   std::unique_ptr<RemoteArbiter> remote;
   std::unique_ptr<RetrogradeSolver> retrograde;
@@ -335,7 +338,7 @@ ExitCode RunAnalyze(AnalyzeOptions& o) {
   if (std::string coordinator = CoordinatorFrom(*o.connection); !coordinator.empty()) {
     absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected =
         RemoteArbiter::Connect(*o.connection);
-    if (!connected.ok()) return Fail(kProgram, connected.status());
+    if (!connected.ok()) return common::Fail(kProgram, connected.status());
     remote = *std::move(connected);
     const bool tablebase = TablebaseRequested(o.syzygy);
     analyze = [&, tablebase, chess99](const std::string& fen, bool chess960,
@@ -349,12 +352,13 @@ ExitCode RunAnalyze(AnalyzeOptions& o) {
                       [json](const PositionAnalysis& a) { return Render(a, json); });
     };
   } else {
-    absl::StatusOr<std::unique_ptr<RetrogradeSolver>> solver = RetrogradeTablesFrom(o.tables);
-    if (!solver.ok()) return Fail(kProgram, solver.status());
+    absl::StatusOr<std::unique_ptr<RetrogradeSolver>> solver =
+        common::RetrogradeTablesFrom(o.tables);
+    if (!solver.ok()) return common::Fail(kProgram, solver.status());
     retrograde = *std::move(solver);
     options->retrograde = retrograde.get();
-    absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> opened = TablebaseFrom(o.syzygy);
-    if (!opened.ok()) return Fail(kProgram, opened.status());
+    absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> opened = common::TablebaseFrom(o.syzygy);
+    if (!opened.ok()) return common::Fail(kProgram, opened.status());
     tables = *std::move(opened);
     analyze = [&, chess99](const std::string& fen, bool chess960,
                            const std::vector<std::string>& moves, std::optional<Color> only_side,
@@ -369,27 +373,28 @@ ExitCode RunAnalyze(AnalyzeOptions& o) {
   }
   if (!o.files.empty()) {
     if (o.files.size() > 1 || o.fen || !o.moves.empty() || *claim)
-      return Fail(kProgram,
-                  absl::InvalidArgumentError(
-                      "batch mode takes one FILE (or - for stdin) and no --fen/--moves/--claim"));
+      return common::Fail(
+          kProgram, absl::InvalidArgumentError(
+                        "batch mode takes one FILE (or - for stdin) and no --fen/--moves/--claim"));
     // A pipe or a terminal on standard input may be a live feed, answered
     // line by line; a file, named or redirected to standard input, is
     // answered as fast as the machine allows.
     const bool live_feed = o.files[0] == "-" && !StdinIsRegularFile();
     const int64_t jobs =
         o.jobs.value_or(live_feed ? 1 : std::max(1u, std::thread::hardware_concurrency()));
-    const ExitCode code = RunBatch(o.files[0], o.chess960, o.timing, int(jobs), analyze);
-    if (retrograde) WarnAboutTables("analyze", *retrograde);
+    const common::ExitCode code = RunBatch(o.files[0], o.chess960, o.timing, int(jobs), analyze);
+    if (retrograde) common::WarnAboutTables("analyze", *retrograde);
     return code;
   }
   if (!o.fen)
-    return Fail(kProgram, absl::InvalidArgumentError("--fen FEN is required (or a FILE of FENs)"));
+    return common::Fail(kProgram,
+                        absl::InvalidArgumentError("--fen FEN is required (or a FILE of FENs)"));
   absl::StatusOr<std::string> out =
       analyze(*o.fen, o.chess960, o.moves, std::nullopt, o.json, *claim);
-  if (!out.ok()) return Fail(kProgram, out.status());
+  if (!out.ok()) return common::Fail(kProgram, out.status());
   std::fputs(out->c_str(), stdout);
-  if (retrograde) WarnAboutTables("analyze", *retrograde);
-  return ExitCode::kSuccess;
+  if (retrograde) common::WarnAboutTables("analyze", *retrograde);
+  return common::ExitCode::kSuccess;
 }
 
 }  // namespace
@@ -405,8 +410,8 @@ Command AddAnalyze(CLI::App& arbiter, ConnectionOptions* connection) {
       "line \"FEN white\" (or black) asks about that side only.");
   auto o = std::make_shared<AnalyzeOptions>();
   o->connection = connection;
-  AddOperands(*analyze, "FILE", &o->files, "A file of FENs, one per line (- for stdin)");
-  AddValue(*analyze, "--fen", &o->fen, "FEN", "The position (FEN-9 with --rules chess99)");
+  common::AddOperands(*analyze, "FILE", &o->files, "A file of FENs, one per line (- for stdin)");
+  common::AddValue(*analyze, "--fen", &o->fen, "FEN", "The position (FEN-9 with --rules chess99)");
   // Every word up to the next option is a move, and one word may hold
   // several ("e2e4 e7e5"). They are the history for repetitions.
   analyze
@@ -421,27 +426,27 @@ Command AddAnalyze(CLI::App& arbiter, ConnectionOptions* connection) {
       ->type_name("MOVE...")
       ->expected(0, CLI::detail::expected_max_vector_size)
       ->take_all();
-  AddFlag(*analyze, "--json", &o->json, "One JSON record instead of the text report");
-  AddFlag(*analyze, "--chess960", &o->chess960, "Write castling as king-takes-rook");
-  AddFlag(*analyze, "--timing", &o->timing, "(FILE) Add each record's \"microseconds\"");
-  AddInteger(
+  common::AddFlag(*analyze, "--json", &o->json, "One JSON record instead of the text report");
+  common::AddFlag(*analyze, "--chess960", &o->chess960, "Write castling as king-takes-rook");
+  common::AddFlag(*analyze, "--timing", &o->timing, "(FILE) Add each record's \"microseconds\"");
+  common::AddInteger(
       *analyze, "--jobs", 1, 1024, "--jobs must be 1..1024", [o](int64_t n) { o->jobs = n; }, "N",
       "(FILE) Lines answered at once (default: every core for a file, also\n"
       "one redirected to stdin; 1 for a pipe, which answers each line as soon as it is read)");
-  o->rules_given = AddRulesOption(*analyze, &o->rules);
-  AddValue(*analyze, "--claim", &o->claim, "KIND",
-           "Judge a claim at the position: quickplay_finish (FIDE Guidelines III.5),\n"
-           "insufficient_losing_chances (US Chess 14H) or tablebase_claim (ICCF)");
-  AddValue(*analyze, "--claimant", &o->claimant, "white|black",
-           "Who claims (default: the side to move)");
-  AddValue(*analyze, "--claimed", &o->claimed, "win|draw",
-           "What a tablebase claim asks for (default: draw)");
-  AddSearchOptions(*analyze, &o->search);
-  AddSyzygyOption(*analyze, &o->syzygy)
+  o->rules_given = common::AddRulesOption(*analyze, &o->rules);
+  common::AddValue(*analyze, "--claim", &o->claim, "KIND",
+                   "Judge a claim at the position: quickplay_finish (FIDE Guidelines III.5),\n"
+                   "insufficient_losing_chances (US Chess 14H) or tablebase_claim (ICCF)");
+  common::AddValue(*analyze, "--claimant", &o->claimant, "white|black",
+                   "Who claims (default: the side to move)");
+  common::AddValue(*analyze, "--claimed", &o->claimed, "win|draw",
+                   "What a tablebase claim asks for (default: draw)");
+  common::AddSearchOptions(*analyze, &o->search);
+  common::AddSyzygyOption(*analyze, &o->syzygy)
       ->description(
           "Syzygy tables (repeatable, or DIR:DIR...); default $ARBITER_SYZYGY. Adds\n"
           "\"tablebase\": the value under the 50-move rule and every move, best first");
-  AddTablesOption(*analyze, &o->tables);
+  common::AddTablesOption(*analyze, &o->tables);
   AddConnectionOptions(*analyze, connection);
   return {analyze, [o] { return RunAnalyze(*o); }, /*takes_connection=*/true};
 }

@@ -16,9 +16,9 @@ namespace arbiter::cli {
 struct ConnectionOptions;
 
 struct Command {
-  CLI::App* app;                  // chosen when app->parsed()
-  std::function<ExitCode()> run;  // valid once the command line is parsed
-  bool takes_connection;          // --coordinator, --tls-ca, --token-file
+  CLI::App* app;                          // chosen when app->parsed()
+  std::function<common::ExitCode()> run;  // valid once the command line is parsed
+  bool takes_connection;                  // --coordinator, --tls-ca, --token-file
 };
 
 Command AddPerft(CLI::App& arbiter);

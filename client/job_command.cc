@@ -54,31 +54,35 @@ std::string Progress(const JobStatus& j) {
 // Uploads the local file `path` ("-": standard input). One that cannot be
 // opened or read is unreadable input; the coordinator's refusals are
 // usage errors.
-ExitCode Upload(RemoteArbiter& remote, const std::string& path, const JobOptions& o, bool chess99) {
+common::ExitCode Upload(RemoteArbiter& remote, const std::string& path, const JobOptions& o,
+                        bool chess99) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
       path == "-" ? fdopen(dup(0), "rb") : std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file)
-    return Fail(kProgram, absl::NotFoundError(absl::StrCat(path, ": ", std::strerror(errno))),
-                ExitCode::kInputUnreadable);
+    return common::Fail(kProgram,
+                        absl::NotFoundError(absl::StrCat(path, ": ", std::strerror(errno))),
+                        common::ExitCode::kInputUnreadable);
   absl::StatusOr<JobStatus> job =
       remote.UploadJob(file.get(), path, o.search, TablebaseRequested(o.syzygy), chess99);
   if (!job.ok())
-    return Fail(kProgram, job.status(),
-                std::ferror(file.get()) ? ExitCode::kInputUnreadable : ExitCode::kUsage);
+    return common::Fail(
+        kProgram, job.status(),
+        std::ferror(file.get()) ? common::ExitCode::kInputUnreadable : common::ExitCode::kUsage);
   std::printf("%s\n", job->id.c_str());
-  return ExitCode::kSuccess;
+  return common::ExitCode::kSuccess;
 }
 
-ExitCode RunJob(Verb verb, JobOptions& o) {
+common::ExitCode RunJob(Verb verb, JobOptions& o) {
   const size_t operands = verb == Verb::kList || (verb == Verb::kSubmit && o.server_path) ? 0 : 1;
-  if (o.operands.size() != operands) return Fail(kProgram, absl::InvalidArgumentError(kUsage));
+  if (o.operands.size() != operands)
+    return common::Fail(kProgram, absl::InvalidArgumentError(kUsage));
   const std::string coordinator = CoordinatorFrom(*o.connection);
   if (coordinator.empty())
-    return Fail(kProgram,
-                absl::InvalidArgumentError("jobs run on a coordinator: give --coordinator "
-                                           "HOST:PORT (or $ARBITER_COORDINATOR)"));
+    return common::Fail(kProgram,
+                        absl::InvalidArgumentError("jobs run on a coordinator: give --coordinator "
+                                                   "HOST:PORT (or $ARBITER_COORDINATOR)"));
   absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected = RemoteArbiter::Connect(*o.connection);
-  if (!connected.ok()) return Fail(kProgram, connected.status());
+  if (!connected.ok()) return common::Fail(kProgram, connected.status());
   RemoteArbiter& remote = **connected;
   const std::string id = operands ? o.operands[0] : "";
 
@@ -89,53 +93,54 @@ ExitCode RunJob(Verb verb, JobOptions& o) {
       if (!o.server_path) return Upload(remote, o.operands[0], o, chess99);
       absl::StatusOr<JobStatus> job =
           remote.SubmitServerJob(*o.server_path, o.search, TablebaseRequested(o.syzygy), chess99);
-      if (!job.ok()) return Fail(kProgram, job.status());
+      if (!job.ok()) return common::Fail(kProgram, job.status());
       std::printf("%s\n", job->id.c_str());
-      return ExitCode::kSuccess;
+      return common::ExitCode::kSuccess;
     }
     case Verb::kList: {
       absl::StatusOr<std::vector<JobStatus>> jobs = remote.ListJobs(int(o.limit));
-      if (!jobs.ok()) return Fail(kProgram, jobs.status());
+      if (!jobs.ok()) return common::Fail(kProgram, jobs.status());
       for (const JobStatus& j : *jobs)
         std::printf("%s\t%s\t%s\t%s\t%lld games\t%s\n", j.id.c_str(), JobStateName(j.state),
                     j.created.c_str(), j.finished.empty() ? "-" : j.finished.c_str(),
                     (long long)j.games_done, j.path.c_str());
-      return ExitCode::kSuccess;
+      return common::ExitCode::kSuccess;
     }
     case Verb::kCancel: {
       absl::StatusOr<JobStatus> job = remote.CancelJob(id);
-      if (!job.ok()) return Fail(kProgram, job.status());
+      if (!job.ok()) return common::Fail(kProgram, job.status());
       std::fputs(Progress(*job).c_str(), stdout);
-      return ExitCode::kSuccess;
+      return common::ExitCode::kSuccess;
     }
     case Verb::kDelete:
-      if (absl::Status s = remote.DeleteJob(id); !s.ok()) return Fail(kProgram, s);
-      return ExitCode::kSuccess;
+      if (absl::Status s = remote.DeleteJob(id); !s.ok()) return common::Fail(kProgram, s);
+      return common::ExitCode::kSuccess;
     case Verb::kWatch: {
       absl::StatusOr<JobStatus> last = remote.WatchJob(id, [](const JobStatus& j) {
         std::fputs(Progress(j).c_str(), stdout);
         std::fflush(stdout);  // progress is read as it comes, often through a pipe
       });
-      if (!last.ok()) return Fail(kProgram, last.status());
-      return last->state == JobState::kDone ? ExitCode::kSuccess : ExitCode::kFindings;
+      if (!last.ok()) return common::Fail(kProgram, last.status());
+      return last->state == JobState::kDone ? common::ExitCode::kSuccess
+                                            : common::ExitCode::kFindings;
     }
     case Verb::kResults:
       break;
   }
   absl::StatusOr<JobStatus> job = remote.GetJob(id);
-  if (!job.ok()) return Fail(kProgram, job.status());
+  if (!job.ok()) return common::Fail(kProgram, job.status());
   VerdictPrinter printer(o.format, job->tablebase, stdout);
   if (absl::Status s = remote.JobResults(id, o.from, [&](GameVerdict& v) { printer.Print(v); });
       !s.ok())
-    return Fail(kProgram, s);
+    return common::Fail(kProgram, s);
   // The summary of what was printed, with the job's running time.
   absl::StatusOr<JobStatus> end = remote.GetJob(id);
-  if (!end.ok()) return Fail(kProgram, end.status());
+  if (!end.ok()) return common::Fail(kProgram, end.status());
   printer.End(end->seconds);
   // A failed or cancelled job's verdicts are printed, but not as a whole run.
   if (end->state == JobState::kFailed || end->state == JobState::kCancelled)
-    return Fail(kProgram, absl::AbortedError(Progress(*end)));
-  return ExitCode::kSuccess;
+    return common::Fail(kProgram, absl::AbortedError(Progress(*end)));
+  return common::ExitCode::kSuccess;
 }
 
 }  // namespace
@@ -152,7 +157,7 @@ Command AddJob(CLI::App& arbiter, ConnectionOptions* connection) {
     const std::string operand_help =
         operand == "FILE" ? "The PGN file (.pgn or .pgn.zst), or - for stdin" : "The job's id";
     CLI::App* sub = job->add_subcommand(name, help);
-    if (!operand.empty()) AddOperands(*sub, operand, &o->operands, operand_help);
+    if (!operand.empty()) common::AddOperands(*sub, operand, &o->operands, operand_help);
     AddConnectionOptions(*sub, connection);
     return sub;
   };
@@ -170,27 +175,28 @@ Command AddJob(CLI::App& arbiter, ConnectionOptions* connection) {
       {Verb::kDelete, verb("delete", "ID", "Remove an ended job and its upload")},
   };
   CLI::App& submit = *verbs.at(Verb::kSubmit);
-  AddValue(submit, "--server-path", &o->server_path, "PATH",
-           "A file under the coordinator's --job-input-dir, instead of FILE");
-  AddRulesOption(submit, &o->rules);
-  AddSearchOptions(submit, &o->search);
-  AddSyzygyOption(submit, &o->syzygy)
+  common::AddValue(submit, "--server-path", &o->server_path, "PATH",
+                   "A file under the coordinator's --job-input-dir, instead of FILE");
+  common::AddRulesOption(submit, &o->rules);
+  common::AddSearchOptions(submit, &o->search);
+  common::AddSyzygyOption(submit, &o->syzygy)
       ->description("Ask the workers to probe their own Syzygy tables (repeatable)");
   CLI::App& results = *verbs.at(Verb::kResults);
-  AddChecked(
+  common::AddChecked(
       results, "--format",
       [o](const std::string& name) {
         absl::StatusOr<VerdictFormat> format = ParseVerdictFormat(name);
-        if (!format.ok()) throw UsageError(std::string(format.status().message()));
+        if (!format.ok()) throw common::UsageError(std::string(format.status().message()));
         o->format = *format;
       },
       "text|jsonl|csv", "The records' format")
       ->default_str("text");
-  AddInteger(results, "--from", &o->from, std::numeric_limits<int64_t>::min(),
-             std::numeric_limits<int64_t>::max(), "", "N", "Print from game N on")
+  common::AddInteger(results, "--from", &o->from, std::numeric_limits<int64_t>::min(),
+                     std::numeric_limits<int64_t>::max(), "", "N", "Print from game N on")
       ->default_str("1");
-  AddInteger(*verbs.at(Verb::kList), "--limit", &o->limit, 0, 100000, "--limit must be 0..100000",
-             "N", "List at most N jobs (0: the coordinator's default)");
+  common::AddInteger(*verbs.at(Verb::kList), "--limit", &o->limit, 0, 100000,
+                     "--limit must be 0..100000", "N",
+                     "List at most N jobs (0: the coordinator's default)");
   // Words that name no verb are kept, to answer with the usage. (After the
   // verbs, which would inherit it.)
   job->allow_extras();
@@ -198,7 +204,7 @@ Command AddJob(CLI::App& arbiter, ConnectionOptions* connection) {
           [o, job, verbs] {
             for (const auto& [verb, app] : verbs)
               if (app->parsed() && job->remaining().empty()) return RunJob(verb, *o);
-            return Fail(kProgram, absl::InvalidArgumentError(kUsage));
+            return common::Fail(kProgram, absl::InvalidArgumentError(kUsage));
           },
           /*takes_connection=*/true};
 }

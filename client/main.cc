@@ -180,8 +180,9 @@ class Overview : public CLI::Formatter {
 }  // namespace
 
 int main(int argc, char** argv) {
-  using arbiter::ExitCode;
+  using arbiter::common::ExitCode;
   namespace cli = arbiter::cli;
+  namespace common = arbiter::common;
   if (argc < 2) {
     std::fputs(kUsage, stderr);
     return int(ExitCode::kUsage);
@@ -193,7 +194,7 @@ int main(int argc, char** argv) {
   CLI::App app("", "arbiter");
   app.formatter(std::make_shared<Overview>());  // before the commands, which inherit it
   app.get_formatter()->column_width(32);
-  cli::AddVersionFlag(app);
+  common::AddVersionFlag(app);
   // One command: after it, a word that names another is an operand (a file
   // called "verify").
   app.require_subcommand(0, 1);
@@ -208,23 +209,23 @@ int main(int argc, char** argv) {
   // A word before any command names none, which deserves its own message.
   // (After the commands, which would inherit it.)
   app.allow_extras();
-  if (std::optional<ExitCode> done = cli::ParseCommandLine(app, argc, argv)) return int(*done);
+  if (std::optional<ExitCode> done = common::ParseCommandLine(app, argc, argv)) return int(*done);
   const std::vector<std::string> unplaced = app.remaining();
   if (app.get_subcommands().empty() && !unplaced.empty() && !unplaced[0].starts_with("-")) {
     std::fprintf(stderr, "arbiter: unknown command \"%s\" (see arbiter --help)\n",
                  unplaced[0].c_str());
     return int(ExitCode::kUsage);
   }
-  if (std::optional<std::string> error = cli::UnexpectedWords(unplaced))
-    return int(arbiter::Fail(cli::ProgramName(app), absl::InvalidArgumentError(*error)));
+  if (std::optional<std::string> error = common::UnexpectedWords(unplaced))
+    return int(arbiter::common::Fail(common::ProgramName(app), absl::InvalidArgumentError(*error)));
   for (const cli::Command& command : commands) {
     if (!command.app->parsed()) continue;
     if (!command.takes_connection) {
       for (const char* name : {"--coordinator", "--tls-ca", "--token-file"}) {
         if (app.get_option(name)->count() > 0)
-          return int(
-              arbiter::Fail(cli::ProgramName(app),
-                            absl::InvalidArgumentError(std::string("unknown option ") + name)));
+          return int(arbiter::common::Fail(
+              common::ProgramName(app),
+              absl::InvalidArgumentError(std::string("unknown option ") + name)));
       }
     }
     return int(command.run());

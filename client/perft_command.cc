@@ -22,10 +22,10 @@ struct PerftOptions {
   bool divide = false, json = false, chess960 = false;
 };
 
-ExitCode RunPerft(const PerftOptions& o) {
-  if (o.depth < 0) return Fail(kProgram, absl::InvalidArgumentError(kDepthRequired));
+common::ExitCode RunPerft(const PerftOptions& o) {
+  if (o.depth < 0) return common::Fail(kProgram, absl::InvalidArgumentError(kDepthRequired));
   absl::StatusOr<Position> pos = Position::FromFen(o.fen, o.chess960);
-  if (!pos.ok()) return Fail(kProgram, pos.status());
+  if (!pos.ok()) return common::Fail(kProgram, pos.status());
 
   const bool json = o.json;
   const int depth = int(o.depth);
@@ -57,7 +57,7 @@ ExitCode RunPerft(const PerftOptions& o) {
     std::printf("Nodes: %llu\nTime: %.3f s\nNodes/s: %.0f\n", (unsigned long long)nodes, seconds,
                 seconds > 0 ? nodes / seconds : 0.0);
   }
-  return ExitCode::kSuccess;
+  return common::ExitCode::kSuccess;
 }
 
 }  // namespace
@@ -66,14 +66,17 @@ Command AddPerft(CLI::App& arbiter) {
   CLI::App* perft = arbiter.add_subcommand(
       "perft", "Count the leaf nodes of the legal move tree (move generator check).");
   auto o = std::make_shared<PerftOptions>();
-  AddValue(*perft, "--fen", &o->fen, "FEN", "The root position (default: the start position)");
-  AddInteger(*perft, "--depth", &o->depth, 0, 20, kDepthRequired, "N", "Plies to count (0..20)");
-  AddFlag(*perft, "--divide", &o->divide, "Print the count below each legal root move (UCI)");
-  AddFlag(*perft, "--json", &o->json,
-          "Print {\"nodes\": N, \"seconds\": S} (with --divide, \"moves\" too)");
-  AddFlag(*perft, "--chess960", &o->chess960,
-          "Write castling as king-takes-rook (FENs with Shredder or X-FEN castling\n"
-          "letters switch to Chess960 by themselves)");
+  common::AddValue(*perft, "--fen", &o->fen, "FEN",
+                   "The root position (default: the start position)");
+  common::AddInteger(*perft, "--depth", &o->depth, 0, 20, kDepthRequired, "N",
+                     "Plies to count (0..20)");
+  common::AddFlag(*perft, "--divide", &o->divide,
+                  "Print the count below each legal root move (UCI)");
+  common::AddFlag(*perft, "--json", &o->json,
+                  "Print {\"nodes\": N, \"seconds\": S} (with --divide, \"moves\" too)");
+  common::AddFlag(*perft, "--chess960", &o->chess960,
+                  "Write castling as king-takes-rook (FENs with Shredder or X-FEN castling\n"
+                  "letters switch to Chess960 by themselves)");
   return {perft, [o] { return RunPerft(*o); }, /*takes_connection=*/false};
 }
 

@@ -35,15 +35,15 @@ std::string OptionOrEnv(const std::optional<std::string>& option, const char* va
 }  // namespace
 
 void AddConnectionOptions(CLI::App& command, ConnectionOptions* options) {
-  AddValue(command, "--coordinator", &options->coordinator, "HOST:PORT",
-           "Send the work to an arbiter-coordinator instead of running the engine\n"
-           "in this process; the output is the same. Default $ARBITER_COORDINATOR");
-  AddValue(command, "--tls-ca", &options->tls_ca, "FILE",
-           "(with --coordinator) TLS, trusting the CA in FILE; default $ARBITER_TLS_CA.\n"
-           "Without it the connection is plain text");
-  AddValue(command, "--token-file", &options->token_file, "FILE",
-           "(with --coordinator) send the bearer token in FILE with every call\n"
-           "(needs TLS); default $ARBITER_TOKEN_FILE");
+  common::AddValue(command, "--coordinator", &options->coordinator, "HOST:PORT",
+                   "Send the work to an arbiter-coordinator instead of running the engine\n"
+                   "in this process; the output is the same. Default $ARBITER_COORDINATOR");
+  common::AddValue(command, "--tls-ca", &options->tls_ca, "FILE",
+                   "(with --coordinator) TLS, trusting the CA in FILE; default $ARBITER_TLS_CA.\n"
+                   "Without it the connection is plain text");
+  common::AddValue(command, "--token-file", &options->token_file, "FILE",
+                   "(with --coordinator) send the bearer token in FILE with every call\n"
+                   "(needs TLS); default $ARBITER_TOKEN_FILE");
 }
 
 std::string CoordinatorFrom(const ConnectionOptions& options) {
@@ -51,24 +51,24 @@ std::string CoordinatorFrom(const ConnectionOptions& options) {
 }
 
 bool TablebaseRequested(const std::vector<std::string>& syzygy) {
-  return !syzygy.empty() || !SyzygyDirsFromEnv().empty();
+  return !syzygy.empty() || !common::SyzygyDirsFromEnv().empty();
 }
 
 struct RemoteArbiter::Impl {
   explicit Impl(std::shared_ptr<grpc::Channel> channel, std::string address)
       : client(std::move(channel), std::move(address)) {}
-  ArbiterClient client;
+  common::ArbiterClient client;
 };
 
 RemoteArbiter::RemoteArbiter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 absl::StatusOr<std::unique_ptr<RemoteArbiter>> RemoteArbiter::Connect(
     const ConnectionOptions& options) {
-  serving::ChannelSecurity security;
+  common::ChannelSecurity security;
   security.ca_file = OptionOrEnv(options.tls_ca, "ARBITER_TLS_CA");
   security.token_file = OptionOrEnv(options.token_file, "ARBITER_TOKEN_FILE");
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
-      serving::MakeChannelCredentials(security);
+      common::MakeChannelCredentials(security);
   if (!credentials.ok()) return credentials.status();
   const std::string address = CoordinatorFrom(options);
   grpc::ChannelArguments channel_args;

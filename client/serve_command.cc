@@ -62,32 +62,35 @@ std::shared_ptr<grpc::Channel> ChannelTo(grpc::Server& server) {
   return server.InProcessChannel(args);
 }
 
-ExitCode RunServe(ServeOptions& o) {
+common::ExitCode RunServe(ServeOptions& o) {
   // Before any thread exists, so that every thread inherits the mask and
   // the signals reach the waiter below.
-  serving::BlockShutdownSignals();
+  common::BlockShutdownSignals();
   o.jobs.dir = o.job_dir.value_or(coordinator::DefaultJobDir());
-  if (absl::Status s = coordinator::CreateJobDir(o.jobs.dir); !s.ok()) return Fail(kProgram, s);
-  absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = TablebaseFrom(o.syzygy);
-  if (!tables.ok()) return Fail(kProgram, tables.status());
-  absl::StatusOr<std::unique_ptr<RetrogradeSolver>> retrograde = RetrogradeTablesFrom(o.tables);
-  if (!retrograde.ok()) return Fail(kProgram, retrograde.status());
+  if (absl::Status s = coordinator::CreateJobDir(o.jobs.dir); !s.ok())
+    return common::Fail(kProgram, s);
+  absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = common::TablebaseFrom(o.syzygy);
+  if (!tables.ok()) return common::Fail(kProgram, tables.status());
+  absl::StatusOr<std::unique_ptr<RetrogradeSolver>> retrograde =
+      common::RetrogradeTablesFrom(o.tables);
+  if (!retrograde.ok()) return common::Fail(kProgram, retrograde.status());
   // Loaded before serving, as a worker does, so that no request pays for it.
   if (!(*retrograde)->cache_dir().empty()) {
     if (absl::StatusOr<size_t> loaded = (*retrograde)->LoadStoredTables(); !loaded.ok())
-      return Fail(kProgram, loaded.status());
+      return common::Fail(kProgram, loaded.status());
   }
   if (!o.tokens.empty()) {
     if (o.http.cert_file.empty())
-      return Fail(kProgram, absl::InvalidArgumentError(
-                                "--tokens needs HTTPS (--tls-cert, --tls-key): a token sent in "
-                                "plain text can be read on the way"));
-    absl::StatusOr<std::shared_ptr<serving::TokenFile>> tokens = serving::TokenFile::Open(o.tokens);
-    if (!tokens.ok()) return Fail(kProgram, tokens.status());
+      return common::Fail(kProgram,
+                          absl::InvalidArgumentError(
+                              "--tokens needs HTTPS (--tls-cert, --tls-key): a token sent in "
+                              "plain text can be read on the way"));
+    absl::StatusOr<std::shared_ptr<common::TokenFile>> tokens = common::TokenFile::Open(o.tokens);
+    if (!tokens.ok()) return common::Fail(kProgram, tokens.status());
     o.http.tokens = *tokens;
   }
   o.http.metrics = std::make_shared<prometheus::Registry>();
-  serving::RegisterBuildInfo(*o.http.metrics, "arbiter");
+  common::RegisterBuildInfo(*o.http.metrics, "arbiter");
 
   worker::WorkerService worker(int(o.threads), int(o.max_table_mb), *tables, retrograde->get(),
                                *o.http.metrics);
@@ -95,22 +98,22 @@ ExitCode RunServe(ServeOptions& o) {
   coordinator::DispatcherOptions dispatch;
   dispatch.channels = {ChannelTo(*worker_server)};
   coordinator::Dispatcher dispatcher(dispatch, *o.http.metrics);
-  if (absl::Status s = dispatcher.Start(); !s.ok()) return Fail(kProgram, s);
+  if (absl::Status s = dispatcher.Start(); !s.ok()) return common::Fail(kProgram, s);
   absl::StatusOr<std::unique_ptr<coordinator::Jobs>> jobs =
       coordinator::Jobs::Open(dispatcher, o.jobs);
-  if (!jobs.ok()) return Fail(kProgram, jobs.status());
+  if (!jobs.ok()) return common::Fail(kProgram, jobs.status());
   coordinator::ArbiterService service(dispatcher, **jobs, o.limits);
   std::unique_ptr<grpc::Server> coordinator_server = InProcessServer(&service);
   http::GrpcBackend backend(ChannelTo(*coordinator_server), [] { return true; });
   o.http.max_job_bytes = o.jobs.max_upload_bytes;
   absl::StatusOr<std::unique_ptr<http::HttpServer>> server =
       http::HttpServer::Start(o.http, backend);
-  if (!server.ok()) return Fail(kProgram, server.status());
+  if (!server.ok()) return common::Fail(kProgram, server.status());
   std::fprintf(stderr, "arbiter serve: %s://%s:%d/ (Ctrl-C stops), jobs in %s\n",
                (*server)->tls() ? "https" : "http",
                o.http.address.substr(0, o.http.address.rfind(':')).c_str(), (*server)->port(),
                o.jobs.dir.c_str());
-  serving::WaitForShutdownSignal();
+  common::WaitForShutdownSignal();
   // As the coordinator stops: running jobs stop where they are (to resume
   // at the next start), runs end, then the servers.
   (*jobs)->Stop();
@@ -118,8 +121,8 @@ ExitCode RunServe(ServeOptions& o) {
   (*server)->Stop();
   coordinator_server->Shutdown();
   worker_server->Shutdown();
-  if (*retrograde) WarnAboutTables("serve", **retrograde);
-  return ExitCode::kSuccess;
+  if (*retrograde) common::WarnAboutTables("serve", **retrograde);
+  return common::ExitCode::kSuccess;
 }
 
 }  // namespace
@@ -132,34 +135,37 @@ Command AddServe(CLI::App& arbiter) {
       "printed address in a browser.");
   auto o = std::make_shared<ServeOptions>();
   o->threads = int64_t(std::max(1u, std::thread::hardware_concurrency()));
-  AddValue(*serve, "--http", &o->http.address, "ADDR",
-           "Listen on ADDR, HOST:PORT (port 0 picks a free one)")
+  common::AddValue(*serve, "--http", &o->http.address, "ADDR",
+                   "Listen on ADDR, HOST:PORT (port 0 picks a free one)")
       ->default_str(o->http.address);
-  AddValue(*serve, "--port-file", &o->http.port_file, "FILE", "Write the bound port to FILE");
-  AddValue(*serve, "--tls-cert", &o->http.cert_file, "FILE", "Serve HTTPS (with --tls-key)");
-  AddValue(*serve, "--tls-key", &o->http.key_file, "FILE", "The key of --tls-cert");
-  AddValue(*serve, "--tokens", &o->tokens, "FILE",
-           "Accept only API calls with \"Authorization: Bearer <token>\" for a\n"
-           "token of FILE (one per line; needs HTTPS)");
-  AddInteger(*serve, "--jobs", &o->threads, 1, 1024, "--jobs must be 1..1024", "N",
-             "Games ruled at once (default: all cores)");
-  AddInteger(
+  common::AddValue(*serve, "--port-file", &o->http.port_file, "FILE",
+                   "Write the bound port to FILE");
+  common::AddValue(*serve, "--tls-cert", &o->http.cert_file, "FILE",
+                   "Serve HTTPS (with --tls-key)");
+  common::AddValue(*serve, "--tls-key", &o->http.key_file, "FILE", "The key of --tls-cert");
+  common::AddValue(*serve, "--tokens", &o->tokens, "FILE",
+                   "Accept only API calls with \"Authorization: Bearer <token>\" for a\n"
+                   "token of FILE (one per line; needs HTTPS)");
+  common::AddInteger(*serve, "--jobs", &o->threads, 1, 1024, "--jobs must be 1..1024", "N",
+                     "Games ruled at once (default: all cores)");
+  common::AddInteger(
       *serve, "--max-budget", 1, std::numeric_limits<int64_t>::max(), "--max-budget must be >= 1",
       [o](int64_t n) { o->limits.max_budget = uint64_t(n); }, "N",
       "Largest mate-search budget a request may ask")
       ->default_str(std::to_string(o->limits.max_budget));
-  AddInteger(*serve, "--max-table-mb", &o->max_table_mb, 1, 65536,
-             "--max-table-mb must be 1..65536", "M", "Largest search table a request may ask")
+  common::AddInteger(*serve, "--max-table-mb", &o->max_table_mb, 1, 65536,
+                     "--max-table-mb must be 1..65536", "M",
+                     "Largest search table a request may ask")
       ->default_str(std::to_string(o->max_table_mb));
-  AddInteger(
+  common::AddInteger(
       *serve, "--max-verify-mb", 1, 1 << 20, "--max-verify-mb must be >= 1",
       [o](int64_t mb) { o->http.max_verify_bytes = mb << 20; }, "M",
       "Largest POST /v1/verify body (held in memory while ruled; jobs stream\n"
       "and are bounded by --max-upload-mb)")
       ->default_str(std::to_string(o->http.max_verify_bytes >> 20));
   coordinator::AddJobOptions(*serve, &o->jobs, &o->job_dir);
-  AddSyzygyOption(*serve, &o->syzygy);
-  AddTablesOption(*serve, &o->tables);
+  common::AddSyzygyOption(*serve, &o->syzygy);
+  common::AddTablesOption(*serve, &o->tables);
   return {serve, [o] { return RunServe(*o); }, /*takes_connection=*/false};
 }
 

@@ -32,9 +32,9 @@ struct TablesOptions {
 
 // A table that cannot be built or saved fails the command with kFindings,
 // as it always has: the directory is what this command is for.
-ExitCode Build(const TablesOptions& o) {
+common::ExitCode Build(const TablesOptions& o) {
   if (o.dirs.size() != 1)
-    return Fail(kProgram, absl::InvalidArgumentError("tables build takes one directory"));
+    return common::Fail(kProgram, absl::InvalidArgumentError("tables build takes one directory"));
   const std::string dir = o.dirs[0];
 
   // Every name is checked before any work: a typo should not cost the
@@ -45,22 +45,22 @@ ExitCode Build(const TablesOptions& o) {
       for (absl::string_view word : absl::StrSplit(value, ',', absl::SkipWhitespace())) {
         absl::StatusOr<std::string> canonical =
             CanonicalSignature(std::string(absl::StripAsciiWhitespace(word)));
-        if (!canonical.ok()) return Fail(kProgram, canonical.status());
+        if (!canonical.ok()) return common::Fail(kProgram, canonical.status());
         signatures.push_back(*canonical);
       }
     }
     if (signatures.empty())
-      return Fail(kProgram,
-                  absl::InvalidArgumentError("--signatures names no table (e.g. KQvK,KRvKP)"));
+      return common::Fail(
+          kProgram, absl::InvalidArgumentError("--signatures names no table (e.g. KQvK,KRvKP)"));
   } else {
     signatures = AllRetrogradeSignatures();
   }
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir, ec)) {
-    return Fail(kProgram, absl::InvalidArgumentError(
-                              absl::StrCat("cannot use ", dir, " as a directory: ",
-                                           ec ? ec.message() : std::string("not a directory"))));
+    return common::Fail(kProgram, absl::InvalidArgumentError(absl::StrCat(
+                                      "cannot use ", dir, " as a directory: ",
+                                      ec ? ec.message() : std::string("not a directory"))));
   }
 
   RetrogradeSolver solver(dir);
@@ -74,15 +74,15 @@ ExitCode Build(const TablesOptions& o) {
     absl::StatusOr<std::shared_ptr<const RetrogradeTable>> table = solver.Table(signature);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - table_start).count();
-    if (!table.ok()) return Fail(kProgram, table.status(), ExitCode::kFindings);
+    if (!table.ok()) return common::Fail(kProgram, table.status(), common::ExitCode::kFindings);
     // The point of this command is the files: a table that stayed in
     // memory is a failure here.
     if (absl::Status s = solver.last_store_error(); !s.ok())
-      return Fail(kProgram, s, ExitCode::kFindings);
+      return common::Fail(kProgram, s, common::ExitCode::kFindings);
     const uint64_t bytes = std::filesystem::file_size(path, ec);
     if (ec)
-      return Fail(kProgram, absl::InternalError(absl::StrCat(path, ": ", ec.message())),
-                  ExitCode::kFindings);
+      return common::Fail(kProgram, absl::InternalError(absl::StrCat(path, ": ", ec.message())),
+                          common::ExitCode::kFindings);
     std::string source = existed ? "loaded" : "generated";
     if (solver.tables() == before) {
       source = "done above, as a sub-table";
@@ -108,7 +108,7 @@ ExitCode Build(const TablesOptions& o) {
       "%zu tables (%zu loaded, %zu generated) in %.3f s; %s holds %zu table files, %llu bytes\n",
       solver.tables(), solver.tables_loaded(), solver.tables_generated(), seconds, dir.c_str(),
       files, (unsigned long long)total_bytes);
-  return ExitCode::kSuccess;
+  return common::ExitCode::kSuccess;
 }
 
 }  // namespace
@@ -122,9 +122,9 @@ Command AddTables(CLI::App& arbiter) {
       "signatures given, with their sub-tables) into DIR, one DIR/SIG.arbt file\n"
       "each, for --tables. Tables already there are loaded and checked. One line\n"
       "per table: positions, bytes, seconds, loaded or generated.");
-  AddOperands(*build, "DIR", &o->dirs, "The directory (created if missing)");
-  AddRepeatable(*build, "--signatures", &o->signatures, "SIG,SIG...",
-                "The tables to build, e.g. KQvK,KRvKP (repeatable)");
+  common::AddOperands(*build, "DIR", &o->dirs, "The directory (created if missing)");
+  common::AddRepeatable(*build, "--signatures", &o->signatures, "SIG,SIG...",
+                        "The tables to build, e.g. KQvK,KRvKP (repeatable)");
   // Words that name no subcommand (`tables list`) are kept, to answer with
   // the usage rather than that a word was unexpected. (After `build`, which
   // would inherit it.)
@@ -132,7 +132,7 @@ Command AddTables(CLI::App& arbiter) {
   return {tables,
           [o, tables, build] {
             if (!build->parsed() || !tables->remaining().empty())
-              return Fail(kProgram, absl::InvalidArgumentError(kUsage));
+              return common::Fail(kProgram, absl::InvalidArgumentError(kUsage));
             return Build(*o);
           },
           /*takes_connection=*/false};

@@ -54,7 +54,8 @@ Shard ParseShard(const std::string& flag, const std::string& text) {
   if (slash == std::string::npos || !absl::SimpleAtoi(text.substr(0, slash), &s.index) ||
       !absl::SimpleAtoi(text.substr(slash + 1), &s.count) || s.count < 1 || s.index < 0 ||
       s.index >= s.count)
-    throw UsageError(absl::StrCat(flag, " must be I/N with 0 <= I < N, got \"", text, "\""));
+    throw common::UsageError(
+        absl::StrCat(flag, " must be I/N with 0 <= I < N, got \"", text, "\""));
   return s;
 }
 
@@ -167,8 +168,8 @@ class OutputFile {
 // any other; one that cannot be cut as asked (not a regular file, a single
 // zstd frame) is a usage error.
 absl::StatusOr<std::unique_ptr<ByteSource>> OpenPart(const std::string& path, const Shard& part,
-                                                     ExitCode* code) {
-  *code = ExitCode::kInputUnreadable;
+                                                     common::ExitCode* code) {
+  *code = common::ExitCode::kInputUnreadable;
   if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
     ::close(fd);
   } else {
@@ -178,41 +179,42 @@ absl::StatusOr<std::unique_ptr<ByteSource>> OpenPart(const std::string& path, co
   absl::StatusOr<std::unique_ptr<ByteSource>> source =
       OpenPgnPart(path, int(part.index), int(part.count));
   if (!source.ok() && source.status().code() != absl::StatusCode::kDataLoss)
-    *code = ExitCode::kUsage;
+    *code = common::ExitCode::kUsage;
   return source;
 }
 
-ExitCode RunVerify(const VerifyOptions& o) {
+common::ExitCode RunVerify(const VerifyOptions& o) {
   // With a coordinator the workers hold the tables; embedded, this process.
   const std::string coordinator = CoordinatorFrom(*o.connection);
   std::unique_ptr<RetrogradeSolver> retrograde;
   if (coordinator.empty()) {
-    absl::StatusOr<std::unique_ptr<RetrogradeSolver>> solver = RetrogradeTablesFrom(o.tables);
-    if (!solver.ok()) return Fail(kProgram, solver.status());
+    absl::StatusOr<std::unique_ptr<RetrogradeSolver>> solver =
+        common::RetrogradeTablesFrom(o.tables);
+    if (!solver.ok()) return common::Fail(kProgram, solver.status());
     retrograde = *std::move(solver);
   }
   MateSearchOptions options = o.search;
   options.rules = o.rules;
   absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> tables = nullptr;
-  if (coordinator.empty()) tables = TablebaseFrom(o.syzygy);
-  if (!tables.ok()) return Fail(kProgram, tables.status());
+  if (coordinator.empty()) tables = common::TablebaseFrom(o.syzygy);
+  if (!tables.ok()) return common::Fail(kProgram, tables.status());
   const SyzygyTablebase* tb = tables->get();
   options.syzygy = tb;  // a tablebase win proves "can mate"
   options.retrograde = retrograde.get();
   const bool tablebase = coordinator.empty() ? tb != nullptr : TablebaseRequested(o.syzygy);
   if (o.inputs.size() != 1)
-    return Fail(kProgram,
-                absl::InvalidArgumentError("give one PGN file (.pgn or .pgn.zst), or - for stdin"));
+    return common::Fail(kProgram, absl::InvalidArgumentError(
+                                      "give one PGN file (.pgn or .pgn.zst), or - for stdin"));
   const std::string& input = o.inputs[0];
   if (o.shard && o.part)
-    return Fail(kProgram, absl::InvalidArgumentError("give --shard or --part, not both"));
+    return common::Fail(kProgram, absl::InvalidArgumentError("give --shard or --part, not both"));
   const Shard shard = o.shard.value_or(Shard{});
 
   // A part is read alone: the run's cost is its share of the file.
-  ExitCode open_failure = ExitCode::kInputUnreadable;
+  common::ExitCode open_failure = common::ExitCode::kInputUnreadable;
   absl::StatusOr<std::unique_ptr<ByteSource>> source =
       o.part ? OpenPart(input, *o.part, &open_failure) : ByteSource::Open(input);
-  if (!source.ok()) return Fail(kProgram, source.status(), open_failure);
+  if (!source.ok()) return common::Fail(kProgram, source.status(), open_failure);
   PgnReaderOptions read_options;
   read_options.keep_comments = false;
   // Untagged games become Chess 99 games in the record itself, so that a
@@ -232,7 +234,7 @@ ExitCode RunVerify(const VerifyOptions& o) {
   for (const absl::Status& s :
        {create(o.output, "--output", &output_file), create(o.report, "--report", &report_file),
         create(o.annotate_pgn, "--annotate-pgn", &pgn_file)})
-    if (!s.ok()) return Fail(kProgram, s);
+    if (!s.ok()) return common::Fail(kProgram, s);
   FILE* out = output_file ? output_file->file() : stdout;
 
   // The disputed rulings need their records (tags, moves), which the
@@ -316,13 +318,13 @@ ExitCode RunVerify(const VerifyOptions& o) {
     // The coordinator's workers rule; records and summary are the same.
     absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected =
         RemoteArbiter::Connect(*o.connection);
-    if (!connected.ok()) return Fail(kProgram, connected.status());
+    if (!connected.ok()) return common::Fail(kProgram, connected.status());
     RemoteArbiter& remote = **connected;
     // Stdin may be a live feed: send each game as soon as it is read.
     const int per_message = input == "-" ? 1 : 64;
     if (absl::Status s = remote.Verify(next_game, options, tablebase, per_message, deliver);
         !s.ok())
-      return Fail(kProgram, s);
+      return common::Fail(kProgram, s);
   } else {
     VerifyGames({.threads = int(o.jobs), .search = options, .tables = tb}, next_game,
                 [&](GameVerdict& v) {
@@ -338,23 +340,23 @@ ExitCode RunVerify(const VerifyOptions& o) {
   if (!reader.input_error().ok()) {
     std::fprintf(stderr, "arbiter verify: the input ended early, the rest was not read: %s\n",
                  std::string(reader.input_error().message()).c_str());
-    return ExitCode::kInputUnreadable;
+    return common::ExitCode::kInputUnreadable;
   }
-  if (!records_error.ok()) return Fail(kProgram, records_error);
+  if (!records_error.ok()) return common::Fail(kProgram, records_error);
   if (report) {
     const std::string html = report->Html();
     std::fwrite(html.data(), 1, html.size(), report_file->file());
   }
   for (OutputFile* file : {output_file.get(), report_file.get(), pgn_file.get()}) {
     if (!file) continue;
-    if (absl::Status s = file->Commit(); !s.ok()) return Fail(kProgram, s);
+    if (absl::Status s = file->Commit(); !s.ok()) return common::Fail(kProgram, s);
   }
-  if (retrograde) WarnAboutTables("verify", *retrograde);
+  if (retrograde) common::WarnAboutTables("verify", *retrograde);
   // After the records and the summary: the caller asked to be told.
   if ((o.fail_on.count(FailOn::kDisagree) && disagreements > 0) ||
       (o.fail_on.count(FailOn::kError) && errors > 0))
-    return ExitCode::kFindings;
-  return ExitCode::kSuccess;
+    return common::ExitCode::kFindings;
+  return common::ExitCode::kSuccess;
 }
 
 }  // namespace
@@ -368,41 +370,42 @@ Command AddVerify(CLI::App& arbiter, ConnectionOptions* connection) {
       "order, then a summary.");
   auto o = std::make_shared<VerifyOptions>();
   o->connection = connection;
-  AddOperands(*verify, "PATH", &o->inputs, "The PGN file (.pgn or .pgn.zst), or - for stdin");
-  AddChecked(
+  common::AddOperands(*verify, "PATH", &o->inputs,
+                      "The PGN file (.pgn or .pgn.zst), or - for stdin");
+  common::AddChecked(
       *verify, "--format",
       [o](const std::string& name) {
         absl::StatusOr<VerdictFormat> format = ParseVerdictFormat(name);
-        if (!format.ok()) throw UsageError(std::string(format.status().message()));
+        if (!format.ok()) throw common::UsageError(std::string(format.status().message()));
         o->format = *format;
       },
       "text|jsonl|csv", "The records' format")
       ->default_str("text");
-  AddFlag(*verify, "--summary", &o->csv_summary,
-          "With --format csv: also write the summary (as text) to stderr; text and\n"
-          "jsonl always end with it");
-  AddInteger(*verify, "--jobs", &o->jobs, 1, 1024, "--jobs must be 1..1024", "N",
-             "Games ruled at once (default: all cores)");
-  AddChecked(
+  common::AddFlag(*verify, "--summary", &o->csv_summary,
+                  "With --format csv: also write the summary (as text) to stderr; text and\n"
+                  "jsonl always end with it");
+  common::AddInteger(*verify, "--jobs", &o->jobs, 1, 1024, "--jobs must be 1..1024", "N",
+                     "Games ruled at once (default: all cores)");
+  common::AddChecked(
       *verify, "--shard", [o](const std::string& text) { o->shard = ParseShard("--shard", text); },
       "I/N",
       "Rule only on the games numbered g with (g - 1) % N == I (records keep\n"
       "their global numbers; every shard reads the whole file)");
-  AddChecked(
+  common::AddChecked(
       *verify, "--part", [o](const std::string& text) { o->part = ParseShard("--part", text); },
       "I/N",
       "Read only part I of the file (a plain .pgn, or a .pgn.zst of several\n"
       "frames), cut between games near byte I/N; records are numbered within it");
-  AddValue(*verify, "--output", &o->output, "FILE",
-           "Write records and summary to FILE, atomically, once the run completes");
-  AddValue(*verify, "--report", &o->report, "FILE.html",
-           "Also write the disputed rulings (disagreements, uncertain rulings,\n"
-           "tablebase contradictions, errors) as one self-contained HTML page:\n"
-           "totals, rulings by rule, and per game the board where it was ruled,\n"
-           "the ruling and its evidence, its tags and a link to it (the first 2000)");
-  AddValue(*verify, "--annotate-pgn", &o->annotate_pgn, "FILE.pgn",
-           "Also write the disputed games as PGN: their tags, [Annotator \"Arbiter\"],\n"
-           "their moves, and at the ruled ply a comment with the ruling and evidence");
+  common::AddValue(*verify, "--output", &o->output, "FILE",
+                   "Write records and summary to FILE, atomically, once the run completes");
+  common::AddValue(*verify, "--report", &o->report, "FILE.html",
+                   "Also write the disputed rulings (disagreements, uncertain rulings,\n"
+                   "tablebase contradictions, errors) as one self-contained HTML page:\n"
+                   "totals, rulings by rule, and per game the board where it was ruled,\n"
+                   "the ruling and its evidence, its tags and a link to it (the first 2000)");
+  common::AddValue(*verify, "--annotate-pgn", &o->annotate_pgn, "FILE.pgn",
+                   "Also write the disputed games as PGN: their tags, [Annotator \"Arbiter\"],\n"
+                   "their moves, and at the ruled ply a comment with the ruling and evidence");
   verify
       ->add_option_function<std::vector<std::string>>(
           "--fail-on",
@@ -414,8 +417,8 @@ Command AddVerify(CLI::App& arbiter, ConnectionOptions* connection) {
                 } else if (word == "error") {
                   o->fail_on.insert(FailOn::kError);
                 } else {
-                  throw UsageError(absl::StrCat("--fail-on must be disagree or error, got \"",
-                                                std::string(word), "\""));
+                  throw common::UsageError(absl::StrCat(
+                      "--fail-on must be disagree or error, got \"", std::string(word), "\""));
                 }
               }
             }
@@ -426,17 +429,17 @@ Command AddVerify(CLI::App& arbiter, ConnectionOptions* connection) {
       ->type_name("disagree|error")
       ->allow_extra_args(false)
       ->take_all();
-  AddRulesOption(*verify, &o->rules)
+  common::AddRulesOption(*verify, &o->rules)
       ->description(
           "The rule system: chess (the FIDE Laws) or chess99, which judges games\n"
           "without a [Variant] tag as Chess 99 games");
-  AddSearchOptions(*verify, &o->search);
-  AddSyzygyOption(*verify, &o->syzygy)
+  common::AddSearchOptions(*verify, &o->search);
+  common::AddSyzygyOption(*verify, &o->syzygy)
       ->description(
           "Syzygy tables (repeatable, or DIR:DIR...); default $ARBITER_SYZYGY. Adds\n"
           "the final position's tablebase value and flags declared results that\n"
           "contradict it");
-  AddTablesOption(*verify, &o->tables);
+  common::AddTablesOption(*verify, &o->tables);
   AddConnectionOptions(*verify, connection);
   return {verify, [o] { return RunVerify(*o); }, /*takes_connection=*/true};
 }

@@ -8,7 +8,7 @@
 #include "grpcpp/client_context.h"
 #include "proto/convert.h"
 
-namespace arbiter {
+namespace arbiter::common {
 
 ArbiterClient::ArbiterClient(std::shared_ptr<grpc::Channel> channel, std::string name)
     : stub_(v1::Arbiter::NewStub(std::move(channel))), name_(std::move(name)) {}
@@ -234,4 +234,4 @@ absl::Status ArbiterClient::JobResults(const std::string& id, int64_t first_game
   return absl::OkStatus();
 }
 
-}  // namespace arbiter
+}  // namespace arbiter::common

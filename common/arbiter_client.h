@@ -20,7 +20,7 @@
 #include "arbiter/v1/arbiter.grpc.pb.h"
 #include "core/pgn/pgn_reader.h"
 
-namespace arbiter {
+namespace arbiter::common {
 
 class ArbiterClient {
  public:
@@ -76,4 +76,4 @@ class ArbiterClient {
   const std::string name_;
 };
 
-}  // namespace arbiter
+}  // namespace arbiter::common

@@ -1,6 +1,6 @@
 #include "common/build_info.h"
 
-namespace arbiter {
+namespace arbiter::common {
 
 const char* BuildVersion() { return ARBITER_VERSION; }
 
@@ -10,4 +10,4 @@ std::string VersionLine(std::string_view program) {
   return std::string(program) + " " + BuildVersion() + " (commit " + BuildCommit() + ")";
 }
 
-}  // namespace arbiter
+}  // namespace arbiter::common

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace arbiter {
+namespace arbiter::common {
 
 // CMake's PROJECT_VERSION, e.g. "0.1.0".
 const char* BuildVersion();
@@ -15,4 +15,4 @@ const char* BuildCommit();
 // What --version prints: "arbiter 0.1.0 (commit abc123)".
 std::string VersionLine(std::string_view program);
 
-}  // namespace arbiter
+}  // namespace arbiter::common

@@ -31,7 +31,7 @@
 #include "common/build_info.h"
 #include "common/exit_code.h"
 
-namespace arbiter::cli {
+namespace arbiter::common {
 
 // A value that an option's own check refuses, worded by that check. Thrown
 // from an option's callback, it leaves CLI11's parse() unchanged.
@@ -193,4 +193,4 @@ inline std::optional<ExitCode> ParseCommandLine(CLI::App& app, int argc, const c
   return std::nullopt;
 }
 
-}  // namespace arbiter::cli
+}  // namespace arbiter::common

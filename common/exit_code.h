@@ -9,7 +9,7 @@
 
 #include "absl/status/status.h"
 
-namespace arbiter {
+namespace arbiter::common {
 
 enum class ExitCode : int {
   kSuccess = 0,
@@ -34,4 +34,4 @@ inline ExitCode Fail(std::string_view program, const absl::Status& s,
   return code;
 }
 
-}  // namespace arbiter
+}  // namespace arbiter::common

@@ -8,7 +8,7 @@
 #include "core/verdict/position_analysis.h"
 #include "proto/convert.h"
 
-namespace arbiter {
+namespace arbiter::common {
 
 LocalEngine::LocalEngine(std::shared_ptr<const SyzygyTablebase> tables,
                          RetrogradeSolver* retrograde, int max_table_mb, std::string role)
@@ -53,4 +53,4 @@ absl::StatusOr<v1::Assessment> LocalEngine::Analyze(const v1::AnalyzeRequest& re
   return wire::ToProto(*a);
 }
 
-}  // namespace arbiter
+}  // namespace arbiter::common

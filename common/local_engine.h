@@ -13,7 +13,7 @@
 #include "core/tablebase/retrograde.h"
 #include "core/tablebase/syzygy.h"
 
-namespace arbiter {
+namespace arbiter::common {
 
 class LocalEngine {
  public:
@@ -42,4 +42,4 @@ class LocalEngine {
   const std::string role_;
 };
 
-}  // namespace arbiter
+}  // namespace arbiter::common

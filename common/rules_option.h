@@ -15,7 +15,7 @@
 #include "common/command_line.h"
 #include "core/domain/ruleset.h"
 
-namespace arbiter::cli {
+namespace arbiter::common {
 
 inline constexpr char kRulesOption[] = "--rules";
 
@@ -38,4 +38,4 @@ inline CLI::Option* AddRulesOption(CLI::App& command, Ruleset* rules) {
       ->default_str("fide");
 }
 
-}  // namespace arbiter::cli
+}  // namespace arbiter::common

@@ -8,7 +8,7 @@
 #include "common/command_line.h"
 #include "core/mate/mate_ability.h"
 
-namespace arbiter::cli {
+namespace arbiter::common {
 
 // Adds --budget and --table-mb to `command`; what they say is stored in
 // `options`, whose values are the defaults.
@@ -25,4 +25,4 @@ inline void AddSearchOptions(CLI::App& command, MateSearchOptions* options) {
       ->default_str(std::to_string(options->table_bytes >> 20));
 }
 
-}  // namespace arbiter::cli
+}  // namespace arbiter::common

@@ -17,7 +17,7 @@
 #include "grpcpp/security/tls_certificate_verifier.h"
 #include "grpcpp/security/tls_credentials_options.h"
 
-namespace arbiter::serving {
+namespace arbiter::common {
 namespace {
 
 constexpr size_t kMaxSmallFile = 1 << 20;
@@ -236,4 +236,4 @@ absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> MakeChannelCredentials
   return creds;
 }
 
-}  // namespace arbiter::serving
+}  // namespace arbiter::common

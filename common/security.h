@@ -21,7 +21,7 @@
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/security/server_credentials.h"
 
-namespace arbiter::serving {
+namespace arbiter::common {
 
 // The whole of a small file (certificates, keys, tokens). NOT_FOUND naming
 // the file when it cannot be read.
@@ -80,4 +80,4 @@ class TokenFile {
 // the first difference lies (every candidate is compared in full).
 bool TokenAccepted(const std::string& token, const std::vector<std::string>& accepted);
 
-}  // namespace arbiter::serving
+}  // namespace arbiter::common

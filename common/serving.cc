@@ -17,7 +17,7 @@
 #include "prometheus/exposer.h"
 #include "prometheus/gauge.h"
 
-namespace arbiter::serving {
+namespace arbiter::common {
 
 namespace {
 
@@ -179,4 +179,4 @@ std::vector<double> LatencyBuckets() {
   return {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
 }
 
-}  // namespace arbiter::serving
+}  // namespace arbiter::common

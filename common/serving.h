@@ -17,7 +17,7 @@ class ServerCredentials;
 class Service;
 }  // namespace grpc
 
-namespace arbiter::serving {
+namespace arbiter::common {
 
 struct Listening {
   std::unique_ptr<grpc::Server> server;
@@ -78,4 +78,4 @@ int WaitForShutdownSignal();
 // Buckets for latencies in seconds, 1 ms to about 1 min.
 std::vector<double> LatencyBuckets();
 
-}  // namespace arbiter::serving
+}  // namespace arbiter::common

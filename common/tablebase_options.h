@@ -15,7 +15,7 @@
 #include "common/command_line.h"
 #include "core/tablebase/syzygy.h"
 
-namespace arbiter::cli {
+namespace arbiter::common {
 
 inline constexpr char kSyzygyOption[] = "--syzygy";
 
@@ -58,4 +58,4 @@ inline absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> TablebaseFrom(
   return tables;
 }
 
-}  // namespace arbiter::cli
+}  // namespace arbiter::common

@@ -20,7 +20,7 @@
 #include "common/command_line.h"
 #include "core/tablebase/retrograde.h"
 
-namespace arbiter::cli {
+namespace arbiter::common {
 
 inline constexpr char kTablesOption[] = "--tables";
 
@@ -98,4 +98,4 @@ inline void WarnAboutTables(const char* command, const RetrogradeSolver& solver)
   }
 }
 
-}  // namespace arbiter::cli
+}  // namespace arbiter::common

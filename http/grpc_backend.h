@@ -31,7 +31,7 @@ class GrpcBackend final : public Backend {
   bool Serving() override { return serving_(); }
 
  private:
-  ArbiterClient client_;
+  common::ArbiterClient client_;
   const std::function<bool()> serving_;
 };
 

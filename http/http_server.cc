@@ -264,7 +264,7 @@ struct HttpServer::Impl {
         config.tokens->AcceptsAuthorization(req.get_header_value("Authorization")))
       return true;
     res.set_header("WWW-Authenticate", "Bearer");
-    SendError(res, absl::UnauthenticatedError(std::string(serving::kTokenRequired)));
+    SendError(res, absl::UnauthenticatedError(std::string(common::kTokenRequired)));
     return false;
   }
 
@@ -472,7 +472,7 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(HttpOptions option
     return absl::InvalidArgumentError("HTTPS needs both --tls-cert and --tls-key");
   if (!o.cert_file.empty()) {
     for (const std::string& file : {o.cert_file, o.key_file})
-      if (absl::StatusOr<std::string> data = serving::ReadSmallFile(file, "TLS file"); !data.ok())
+      if (absl::StatusOr<std::string> data = common::ReadSmallFile(file, "TLS file"); !data.ok())
         return data.status();
     auto tls = std::make_unique<httplib::SSLServer>(o.cert_file.c_str(), o.key_file.c_str());
     if (!tls->is_valid())
@@ -532,7 +532,7 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(HttpOptions option
   if (impl->port <= 0)
     return absl::UnavailableError(absl::StrCat("--http ", o.address, ": cannot listen there"));
   if (!o.port_file.empty())
-    if (absl::Status st = serving::WritePortFile(o.port_file, impl->port); !st.ok()) return st;
+    if (absl::Status st = common::WritePortFile(o.port_file, impl->port); !st.ok()) return st;
   impl->thread = std::thread([&s] { s.listen_after_bind(); });
   return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }

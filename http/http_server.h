@@ -33,9 +33,9 @@
 namespace arbiter::http {
 
 struct HttpOptions {
-  std::string address = "127.0.0.1:8080";      // host:port; port 0 picks a free one
-  std::string cert_file, key_file;             // both set: HTTPS
-  std::shared_ptr<serving::TokenFile> tokens;  // null: no token needed
+  std::string address = "127.0.0.1:8080";     // host:port; port 0 picks a free one
+  std::string cert_file, key_file;            // both set: HTTPS
+  std::shared_ptr<common::TokenFile> tokens;  // null: no token needed
   // Largest /v1/verify body (it is held in memory while ruled) and /v1/analyze
   // body; job uploads stream and are bounded by the backend.
   int64_t max_verify_bytes = int64_t(256) << 20;

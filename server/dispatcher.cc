@@ -174,12 +174,12 @@ Dispatcher::Dispatcher(DispatcherOptions options, prometheus::Registry& metrics)
                          .Name("arbiter_coordinator_batch_seconds")
                          .Help("Round trip of one batch")
                          .Register(metrics)
-                         .Add({}, serving::LatencyBuckets())),
+                         .Add({}, common::LatencyBuckets())),
       analyze_seconds_(prometheus::BuildHistogram()
                            .Name("arbiter_coordinator_analyze_seconds")
                            .Help("Round trip of one position analysis")
                            .Register(metrics)
-                           .Add({}, serving::LatencyBuckets())) {}
+                           .Add({}, common::LatencyBuckets())) {}
 
 Dispatcher::~Dispatcher() {
   {

@@ -23,14 +23,15 @@
 
 namespace {
 
-using arbiter::ExitCode;
-using arbiter::cli::AddInteger;
-using arbiter::cli::AddValue;
+namespace common = arbiter::common;
+using arbiter::common::AddInteger;
+using arbiter::common::AddValue;
+using arbiter::common::ExitCode;
 
 constexpr char kProgram[] = "arbiter-coordinator";
 constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max();
 
-ExitCode Fail(const absl::Status& s) { return arbiter::Fail(kProgram, s); }
+ExitCode Fail(const absl::Status& s) { return arbiter::common::Fail(kProgram, s); }
 
 // Under systemd (StateDirectory=), for root, else the user's XDG state
 // directory: never a temporary directory, which the system may clean.
@@ -123,26 +124,26 @@ ExitCode Serve(CoordinatorOptions& o) {
         absl::NotFoundError("--job-input-dir " + job_options.input_dir + " is not a directory"));
 
   auto registry = std::make_shared<prometheus::Registry>();
-  arbiter::serving::RegisterBuildInfo(*registry, kProgram);
-  absl::StatusOr<std::unique_ptr<arbiter::serving::MetricsEndpoint>> metrics =
-      arbiter::serving::MetricsEndpoint::Start(o.metrics, registry);
+  arbiter::common::RegisterBuildInfo(*registry, kProgram);
+  absl::StatusOr<std::unique_ptr<arbiter::common::MetricsEndpoint>> metrics =
+      arbiter::common::MetricsEndpoint::Start(o.metrics, registry);
   if (!metrics.ok()) return Fail(metrics.status());
 
   // To workers: TLS with --worker-ca, mutual with --worker-cert/--worker-key.
-  arbiter::serving::ChannelSecurity worker_security;
+  arbiter::common::ChannelSecurity worker_security;
   worker_security.ca_file = o.worker_ca;
   worker_security.cert_file = o.worker_cert;
   worker_security.key_file = o.worker_key;
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> to_workers =
-      arbiter::serving::MakeChannelCredentials(worker_security);
+      arbiter::common::MakeChannelCredentials(worker_security);
   if (!to_workers.ok()) return Fail(to_workers.status());
   options.worker_credentials = *to_workers;
-  arbiter::serving::ServerSecurity security;
+  arbiter::common::ServerSecurity security;
   security.cert_file = o.tls_cert;
   security.key_file = o.tls_key;
   security.tokens_file = o.tokens;
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
-      arbiter::serving::MakeServerCredentials(security);
+      arbiter::common::MakeServerCredentials(security);
   if (!credentials.ok()) return Fail(credentials.status());
 
   arbiter::coordinator::Dispatcher dispatcher(options, *registry);
@@ -151,12 +152,12 @@ ExitCode Serve(CoordinatorOptions& o) {
       arbiter::coordinator::Jobs::Open(dispatcher, job_options);
   if (!jobs.ok()) return Fail(jobs.status());
   arbiter::coordinator::ArbiterService service(dispatcher, **jobs, o.limits);
-  absl::StatusOr<arbiter::serving::Listening> listening = arbiter::serving::Start(
+  absl::StatusOr<arbiter::common::Listening> listening = arbiter::common::Start(
       o.listen, *credentials, {&service}, o.port_file, o.health, int(o.max_message_mb) << 20);
   if (!listening.ok()) return Fail(listening.status());
   // Serving as soon as it listens: work waits in its queue until workers
   // come, and readiness must not flap whenever one worker restarts.
-  arbiter::serving::SetServing(*listening, true);
+  arbiter::common::SetServing(*listening, true);
 
   // The HTTP API calls this server's own service in process: one
   // implementation, the same answers and limits. Tokens are checked by the
@@ -174,8 +175,8 @@ ExitCode Serve(CoordinatorOptions& o) {
     http.cert_file = o.tls_cert;
     http.key_file = o.tls_key;
     if (!o.tokens.empty()) {
-      absl::StatusOr<std::shared_ptr<arbiter::serving::TokenFile>> tokens =
-          arbiter::serving::TokenFile::Open(o.tokens);
+      absl::StatusOr<std::shared_ptr<arbiter::common::TokenFile>> tokens =
+          arbiter::common::TokenFile::Open(o.tokens);
       if (!tokens.ok()) return Fail(tokens.status());
       http.tokens = *tokens;
     }
@@ -193,8 +194,8 @@ ExitCode Serve(CoordinatorOptions& o) {
                listening->port, options.workers.c_str(), job_options.dir.c_str());
 
   std::thread waiter([&] {
-    arbiter::serving::WaitForShutdownSignal();
-    arbiter::serving::SetServing(*listening, false);
+    arbiter::common::WaitForShutdownSignal();
+    arbiter::common::SetServing(*listening, false);
     // Runs end first (their clients get UNAVAILABLE), and job watchers and
     // readers are told, so that no handler waits for verdicts while the
     // server waits for the handlers.
@@ -211,16 +212,16 @@ ExitCode Serve(CoordinatorOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  arbiter::serving::BlockShutdownSignals();
+  arbiter::common::BlockShutdownSignals();
   CLI::App app(
       "arbiter-coordinator: serves arbiter.v1.Arbiter to clients and dispatches\n"
       "the work to arbiter-worker processes.",
       kProgram);
   app.get_formatter()->column_width(32);
-  arbiter::cli::AddVersionFlag(app);
+  arbiter::common::AddVersionFlag(app);
   CoordinatorOptions options;
   AddOptions(app, &options);
-  if (std::optional<ExitCode> done = arbiter::cli::ParseCommandLine(app, argc, argv))
+  if (std::optional<ExitCode> done = arbiter::common::ParseCommandLine(app, argc, argv))
     return int(*done);
   return int(Serve(options));
 }

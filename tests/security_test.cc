@@ -12,45 +12,46 @@ namespace {
 
 TEST(Security, TokenComparison) {
   const std::vector<std::string> accepted = {"alpha-token", "beta-token"};
-  EXPECT_TRUE(TokenAccepted("alpha-token", accepted));
-  EXPECT_TRUE(TokenAccepted("beta-token", accepted));
-  EXPECT_FALSE(TokenAccepted("alpha-tokeN", accepted));
-  EXPECT_FALSE(TokenAccepted("alpha-token ", accepted));
-  EXPECT_FALSE(TokenAccepted("alpha", accepted));
-  EXPECT_FALSE(TokenAccepted("", accepted));
-  EXPECT_FALSE(TokenAccepted("alpha-token", {}));
+  EXPECT_TRUE(common::TokenAccepted("alpha-token", accepted));
+  EXPECT_TRUE(common::TokenAccepted("beta-token", accepted));
+  EXPECT_FALSE(common::TokenAccepted("alpha-tokeN", accepted));
+  EXPECT_FALSE(common::TokenAccepted("alpha-token ", accepted));
+  EXPECT_FALSE(common::TokenAccepted("alpha", accepted));
+  EXPECT_FALSE(common::TokenAccepted("", accepted));
+  EXPECT_FALSE(common::TokenAccepted("alpha-token", {}));
 }
 
 TEST(Security, InconsistentServerOptionsAreRefused) {
-  ServerSecurity s;
+  common::ServerSecurity s;
   s.cert_file = "/nonexistent/cert.pem";
-  EXPECT_EQ(MakeServerCredentials(s).status().code(), absl::StatusCode::kInvalidArgument);
-  ServerSecurity tokens_without_tls;
+  EXPECT_EQ(common::MakeServerCredentials(s).status().code(), absl::StatusCode::kInvalidArgument);
+  common::ServerSecurity tokens_without_tls;
   tokens_without_tls.tokens_file = "/tmp/tokens";
-  absl::Status st = MakeServerCredentials(tokens_without_tls).status();
+  absl::Status st = common::MakeServerCredentials(tokens_without_tls).status();
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(st.message().find("need TLS"), std::string::npos) << st;
-  ServerSecurity missing;
+  common::ServerSecurity missing;
   missing.cert_file = "/nonexistent/cert.pem";
   missing.key_file = "/nonexistent/key.pem";
-  st = MakeServerCredentials(missing).status();
+  st = common::MakeServerCredentials(missing).status();
   EXPECT_EQ(st.code(), absl::StatusCode::kNotFound);
   EXPECT_NE(st.message().find("/nonexistent/cert.pem"), std::string::npos) << st;
-  EXPECT_TRUE(MakeServerCredentials(ServerSecurity{}).ok());  // plain text
+  EXPECT_TRUE(common::MakeServerCredentials(common::ServerSecurity{}).ok());  // plain text
 }
 
 TEST(Security, ClientOptionsNeedTlsForTokens) {
-  ChannelSecurity token_only;
+  common::ChannelSecurity token_only;
   token_only.token_file = "/tmp/token";
-  EXPECT_EQ(MakeChannelCredentials(token_only).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(common::MakeChannelCredentials(token_only).status().code(),
+            absl::StatusCode::kInvalidArgument);
   const std::string empty_ca = ::testing::TempDir() + "/empty-ca.pem";
   std::ofstream(empty_ca) << "";
   const std::string bad_token = ::testing::TempDir() + "/two-line-token";
   std::ofstream(bad_token) << "one\ntwo\n";
-  ChannelSecurity two_lines;
+  common::ChannelSecurity two_lines;
   two_lines.ca_file = empty_ca;
   two_lines.token_file = bad_token;
-  absl::Status st = MakeChannelCredentials(two_lines).status();
+  absl::Status st = common::MakeChannelCredentials(two_lines).status();
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(st.message().find("one token on one line"), std::string::npos) << st;
 }

@@ -17,12 +17,13 @@
 
 namespace {
 
-using arbiter::ExitCode;
-using arbiter::cli::AddValue;
+namespace common = arbiter::common;
+using arbiter::common::AddValue;
+using arbiter::common::ExitCode;
 
 constexpr char kProgram[] = "arbiter-worker";
 
-ExitCode Fail(const absl::Status& s) { return arbiter::Fail(kProgram, s); }
+ExitCode Fail(const absl::Status& s) { return arbiter::common::Fail(kProgram, s); }
 
 struct WorkerOptions {
   std::string listen = "0.0.0.0:50052", metrics, port_file, health;
@@ -36,14 +37,14 @@ struct WorkerOptions {
 void AddOptions(CLI::App& app, WorkerOptions* o) {
   AddValue(app, "--listen", &o->listen, "ADDR", "gRPC address (port 0 picks a free one)")
       ->default_str(o->listen);
-  arbiter::cli::AddInteger(app, "--threads", &o->threads, 1, 1024, "--threads must be 1..1024", "N",
-                           "Requests computed at once (default: all cores)");
-  arbiter::cli::AddInteger(app, "--max-table-mb", &o->max_table_mb, 1, 65536,
-                           "--max-table-mb must be 1..65536", "M",
-                           "Largest search table a request may ask for")
+  arbiter::common::AddInteger(app, "--threads", &o->threads, 1, 1024, "--threads must be 1..1024",
+                              "N", "Requests computed at once (default: all cores)");
+  arbiter::common::AddInteger(app, "--max-table-mb", &o->max_table_mb, 1, 65536,
+                              "--max-table-mb must be 1..65536", "M",
+                              "Largest search table a request may ask for")
       ->default_str(std::to_string(o->max_table_mb));
-  arbiter::cli::AddSyzygyOption(app, &o->syzygy);
-  arbiter::cli::AddTablesOption(app, &o->tables)
+  arbiter::common::AddSyzygyOption(app, &o->syzygy);
+  arbiter::common::AddTablesOption(app, &o->tables)
       ->description(
           "Retrograde tables: loaded from DIR, generated ones saved there\n"
           "(default $ARBITER_TABLES, else the per-user cache; shared safely by\n"
@@ -63,19 +64,19 @@ void AddOptions(CLI::App& app, WorkerOptions* o) {
 
 ExitCode Serve(const WorkerOptions& o) {
   auto registry = std::make_shared<prometheus::Registry>();
-  arbiter::serving::RegisterBuildInfo(*registry, kProgram);
-  absl::StatusOr<std::unique_ptr<arbiter::serving::MetricsEndpoint>> metrics =
-      arbiter::serving::MetricsEndpoint::Start(o.metrics, registry);
+  arbiter::common::RegisterBuildInfo(*registry, kProgram);
+  absl::StatusOr<std::unique_ptr<arbiter::common::MetricsEndpoint>> metrics =
+      arbiter::common::MetricsEndpoint::Start(o.metrics, registry);
   if (!metrics.ok()) return Fail(metrics.status());
 
   // Tables first: a worker that cannot open the tables it was given must not
   // serve rulings without them.
   absl::StatusOr<std::shared_ptr<const arbiter::SyzygyTablebase>> tables =
-      arbiter::cli::TablebaseFrom(o.syzygy);
+      arbiter::common::TablebaseFrom(o.syzygy);
   // Retrograde tables (3-4 men) load from --tables on first use; ones
   // generated are saved there for the other workers (atomic renames).
   absl::StatusOr<std::unique_ptr<arbiter::RetrogradeSolver>> retrograde =
-      arbiter::cli::RetrogradeTablesFrom(o.tables);
+      arbiter::common::RetrogradeTablesFrom(o.tables);
   if (!retrograde.ok()) return Fail(retrograde.status());
   // Tables already in the directory are loaded now, before SERVING, so that
   // no request pays for loading them (0.5 s for all 36); missing ones are
@@ -90,23 +91,23 @@ ExitCode Serve(const WorkerOptions& o) {
   if (!tables.ok()) return Fail(tables.status());
   arbiter::worker::WorkerService service(int(o.threads), int(o.max_table_mb), *tables, &solver,
                                          *registry);
-  arbiter::serving::ServerSecurity security;
+  arbiter::common::ServerSecurity security;
   security.cert_file = o.tls_cert;
   security.key_file = o.tls_key;
   security.client_ca_file = o.client_ca;
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
-      arbiter::serving::MakeServerCredentials(security);
+      arbiter::common::MakeServerCredentials(security);
   if (!credentials.ok()) return Fail(credentials.status());
-  absl::StatusOr<arbiter::serving::Listening> listening =
-      arbiter::serving::Start(o.listen, *credentials, {&service}, o.port_file, o.health);
+  absl::StatusOr<arbiter::common::Listening> listening =
+      arbiter::common::Start(o.listen, *credentials, {&service}, o.port_file, o.health);
   if (!listening.ok()) return Fail(listening.status());
-  arbiter::serving::SetServing(*listening, true);
+  arbiter::common::SetServing(*listening, true);
   std::fprintf(stderr, "arbiter-worker: serving on port %d with %lld threads\n", listening->port,
                (long long)o.threads);
 
   std::thread waiter([&] {
-    arbiter::serving::WaitForShutdownSignal();
-    arbiter::serving::SetServing(*listening, false);
+    arbiter::common::WaitForShutdownSignal();
+    arbiter::common::SetServing(*listening, false);
     listening->Shutdown();
   });
   listening->server->Wait();
@@ -120,16 +121,16 @@ ExitCode Serve(const WorkerOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  arbiter::serving::BlockShutdownSignals();
+  arbiter::common::BlockShutdownSignals();
   CLI::App app(
       "arbiter-worker: serves arbiter.v1.Worker to the coordinator; reports SERVING on\n"
       "grpc.health.v1 only once its tables are open.",
       kProgram);
   app.get_formatter()->column_width(32);
-  arbiter::cli::AddVersionFlag(app);
+  arbiter::common::AddVersionFlag(app);
   WorkerOptions options;
   AddOptions(app, &options);
-  if (std::optional<ExitCode> done = arbiter::cli::ParseCommandLine(app, argc, argv))
+  if (std::optional<ExitCode> done = arbiter::common::ParseCommandLine(app, argc, argv))
     return int(*done);
   return int(Serve(options));
 }

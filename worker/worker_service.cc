@@ -95,12 +95,12 @@ WorkerService::WorkerService(int threads, int max_table_mb,
                         .Name("arbiter_worker_game_seconds")
                         .Help("Time to rule on one game")
                         .Register(metrics)
-                        .Add({}, serving::LatencyBuckets())),
+                        .Add({}, common::LatencyBuckets())),
       analysis_seconds_(prometheus::BuildHistogram()
                             .Name("arbiter_worker_analysis_seconds")
                             .Help("Time to analyse one position")
                             .Register(metrics)
-                            .Add({}, serving::LatencyBuckets())) {}
+                            .Add({}, common::LatencyBuckets())) {}
 
 grpc::Status WorkerService::Prepare(const v1::SearchOptions& request,
                                     MateSearchOptions* options) const {
@@ -115,7 +115,7 @@ grpc::Status WorkerService::Info(grpc::ServerContext*, const v1::InfoRequest*,
   out->set_threads(threads_);
   out->set_syzygy_files(engine_.tables() ? engine_.tables()->wdl_files() : 0);
   out->set_syzygy_pieces(engine_.tables() ? engine_.tables()->largest() : 0);
-  out->set_version(BuildVersion());
+  out->set_version(common::BuildVersion());
   return grpc::Status::OK;
 }
 

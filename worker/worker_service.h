@@ -51,7 +51,7 @@ class WorkerService final : public v1::Worker::Service {
   grpc::Status Prepare(const v1::SearchOptions& request, MateSearchOptions* options) const;
 
   const int threads_;
-  const LocalEngine engine_;
+  const common::LocalEngine engine_;
   std::mutex mu_;
   std::condition_variable slot_free_;
   int busy_ = 0;
