@@ -420,6 +420,7 @@ v1::GameRecord ToProto(const RawGame& game) {
     moves->append(m.san);
     moves->push_back(' ');
     out.add_move_lines(m.line);
+    out.add_move_columns(m.column);
     if (clocks) out.add_clocks_centis(m.clock_centis);
     if (!m.comment.empty() || !m.nags.empty()) {
       v1::GameRecord::Annotation* a = out.add_annotations();
@@ -434,6 +435,7 @@ v1::GameRecord ToProto(const RawGame& game) {
   out.set_error_code(int(game.error.code()));
   out.set_error_message(std::string(game.error.message()));
   out.set_error_line(game.error_line);
+  out.set_error_column(game.error_column);
   return out;
 }
 
@@ -441,7 +443,8 @@ size_t PliesIn(const v1::GameRecord& record) {
   const std::string& moves = record.moves();
   const size_t tokens = size_t(std::count(moves.begin(), moves.end(), ' ')) +
                         (!moves.empty() && moves.back() != ' ' ? 1 : 0);
-  return std::max({tokens, size_t(record.move_lines_size()), size_t(record.clocks_centis_size())});
+  return std::max({tokens, size_t(record.move_lines_size()), size_t(record.move_columns_size()),
+                   size_t(record.clocks_centis_size())});
 }
 
 RawGame FromProto(const v1::GameRecord& record) {
@@ -463,7 +466,8 @@ RawGame FromProto(const v1::GameRecord& record) {
     size_t end = moves.find(' ', start);
     if (end == std::string::npos) end = moves.size();
     const int64_t line = int(i) < record.move_lines_size() ? record.move_lines(int(i)) : 0;
-    RawMove m(std::string_view(moves).substr(start, end - start), line);
+    const int32_t column = int(i) < record.move_columns_size() ? record.move_columns(int(i)) : 0;
+    RawMove m(std::string_view(moves).substr(start, end - start), line, column);
     if (int(i) < record.clocks_centis_size()) m.clock_centis = record.clocks_centis(int(i));
     out.moves.push_back(std::move(m));
     start = end + 1;
@@ -486,6 +490,7 @@ RawGame FromProto(const v1::GameRecord& record) {
         absl::Status(code > 0 && code <= 16 ? absl::StatusCode(code) : absl::StatusCode::kUnknown,
                      record.error_message());
     out.error_line = record.error_line();
+    out.error_column = record.error_column();
   }
   return out;
 }
@@ -533,6 +538,7 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
   for (const std::string& m : v.winner_line_san) out.add_winner_line_san(m);
   out.set_error(Utf8(v.error));
   out.set_error_line(v.error_line);
+  out.set_error_column(v.error_column);
   out.set_rules(ToProto(v.rules));
   out.set_detail(v.detail);
   if (v.tablebase) {
@@ -555,6 +561,7 @@ absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
   out.winner_line.assign(v.winner_line().begin(), v.winner_line().end());
   out.error = v.error();
   out.error_line = v.error_line();
+  out.error_column = v.error_column();
   absl::StatusOr<Ruleset> rules = FromProto(v.rules());
   if (!rules.ok()) return rules.status();
   out.rules = *rules;

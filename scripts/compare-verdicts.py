@@ -97,6 +97,14 @@ def _error_object(old: dict) -> Any:
     return out
 
 
+def _column_check(new_value: Any, old: dict) -> Optional[str]:
+    line = (old.get("error") or {}).get("line") or None
+    if new_value is None or (line is not None and isinstance(new_value, int)
+                             and not isinstance(new_value, bool) and new_value >= 1):
+        return None
+    return "<null, or a column from 1 when the line is known>"
+
+
 def _claim_source_check(new_value: Any, old_claim: dict) -> Optional[str]:
     if old_claim.get("tablebase") is not None or old_claim.get("tablebase_source") is not None:
         return None if new_value == old_claim.get("tablebase_source") else \
@@ -158,6 +166,9 @@ MAPPING: tuple[Change, ...] = (
     Change("error", "error", "reshaped",
            '{"message": "game G, line L: what", "line": L (0 when unknown)}',
            '{"message": "what", "game": G, "line": L or null}', derive=_error_object),
+    Change("error", "error.column", "filled", "absent",
+           "the line's 1-based byte where the record went wrong, or null (not in the old "
+           "record: taken from the new one)", check=_column_check),
     # Each claim of a verdict.
     Change("claim", "tablebase_not_covered", "filled", "absent",
            "why no table answered, or null (null when the old claim had a table value)",
@@ -208,17 +219,25 @@ def _apply(changes: list[Change], old: dict, new: Optional[dict], out: dict,
             if c.key in out:
                 out[c.key] = c.derive(old)
         elif c.kind == "filled":
-            if out.get(c.key) is not None and c.key != "tablebase_source":
+            # A dotted key ("error.column") is filled inside its object.
+            *parents, key = c.key.split(".")
+            target, source = out, new
+            for p in parents:
+                target = target.get(p) if isinstance(target, dict) else None
+                source = source.get(p) if isinstance(source, dict) else None
+            if not isinstance(target, dict):
                 continue
-            if new is None or c.key not in new:
+            if target.get(key) is not None and key != "tablebase_source":
+                continue
+            if not isinstance(source, dict) or key not in source:
                 continue  # reported as a key only in the old record, or absent
-            problem = c.check(new[c.key], old)
+            problem = c.check(source[key], old)
             if problem is None:
-                if out.get(c.key) != new[c.key] or c.key not in out:
-                    filled.append((c.key, new[c.key]))
-                out[c.key] = new[c.key]
+                if target.get(key) != source[key] or key not in target:
+                    filled.append((c.key, source[key]))
+                target[key] = source[key]
             else:
-                out[c.key] = problem
+                target[key] = problem
 
 
 def map_record(old: dict, new: Optional[dict], filled: list) -> dict:

@@ -182,6 +182,7 @@ TEST(Chess99Verdict, BadMovesAreErrorsWithTheirLineMovesAfterTheEndAreCounted) {
   EXPECT_FALSE(v.ruling.has_value());
   EXPECT_NE(v.error.find("illegal"), std::string::npos) << v.error;
   EXPECT_EQ(v.error_line, 5);
+  EXPECT_GT(v.error_column, 0);
   v = Verify(Game("4k4/9/p8/9/9/4Q4/9/9/4K4 w - - 0 50", "1-0", "50. Qxe9(K) a6 1-0"));
   ASSERT_TRUE(v.ruling.has_value()) << v.error;
   EXPECT_EQ(v.ruling->rule, Rule::kKingCapture);

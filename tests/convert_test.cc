@@ -32,6 +32,7 @@ void ExpectSameGame(const RawGame& a, const RawGame& b) {
   for (size_t i = 0; i < a.moves.size(); ++i) {
     EXPECT_EQ(a.moves[i].san, b.moves[i].san);
     EXPECT_EQ(a.moves[i].line, b.moves[i].line);
+    EXPECT_EQ(a.moves[i].column, b.moves[i].column);
     EXPECT_EQ(a.moves[i].clock_centis, b.moves[i].clock_centis);
     EXPECT_EQ(a.moves[i].comment, b.moves[i].comment);
     EXPECT_EQ(a.moves[i].nags, b.moves[i].nags);
@@ -40,6 +41,8 @@ void ExpectSameGame(const RawGame& a, const RawGame& b) {
   EXPECT_EQ(a.closing_comment, b.closing_comment);
   EXPECT_EQ(a.encoding, b.encoding);
   EXPECT_EQ(a.error, b.error);
+  EXPECT_EQ(a.error_line, b.error_line);
+  EXPECT_EQ(a.error_column, b.error_column);
 }
 
 // Every game of a file: the record, and its verdict, through the wire.
@@ -116,10 +119,34 @@ TEST(Convert, SharedGameFiles) {
 TEST(Convert, UnreadableRecordKeepsItsError) {
   RawGame raw;
   raw.index = 7;
-  raw.error = absl::InvalidArgumentError("line 12: illegal move \"Ke9\"");
+  raw.error = absl::InvalidArgumentError("unexpected token \"Ke9!!!?\"");
+  raw.error_line = 12;
+  raw.error_column = 31;
   RawGame back = wire::FromProto(Reparsed(wire::ToProto(raw)));
   EXPECT_EQ(back.index, 7);
   EXPECT_EQ(back.error, raw.error);
+  EXPECT_EQ(back.error_line, 12);
+  EXPECT_EQ(back.error_column, 31);
+}
+
+// An illegal move's place, from the reader through the wire to the record.
+TEST(Convert, AnIllegalMoveKeepsItsLineAndColumn) {
+  PgnReader reader(ByteSource::FromString("[Event \"x\"]\n\n1. e4 e5\n2. Nf3 Ke7 3. Ke3 *\n"));
+  RawGame raw;
+  ASSERT_TRUE(reader.Next(&raw));
+  const RawGame game = wire::FromProto(Reparsed(wire::ToProto(raw)));
+  ReplayedGame scratch;
+  GameVerdict verdict;
+  VerifyGame(game, MateSearchOptions{.node_budget = 2000, .retrograde = nullptr}, &scratch,
+             &verdict);
+  absl::StatusOr<GameVerdict> back = wire::FromProto(Reparsed(wire::ToProto(verdict)));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->error_line, 4);
+  EXPECT_EQ(back->error_column, 15);  // "2. Nf3 Ke7 3. Ke3": K of Ke3
+  EXPECT_PRED_FORMAT2(testing::Contains, GameVerdictJson(*back),
+                      "\"error\": {\"message\": \"move 3. Ke3: not a legal move");
+  EXPECT_PRED_FORMAT2(testing::Contains, GameVerdictJson(*back),
+                      "\"game\": 1, \"line\": 4, \"column\": 15}");
 }
 
 TEST(Convert, AssessmentsRenderTheSameAfterTheWire) {

@@ -26,10 +26,12 @@ ReplayedGame Replay(const std::string& pgn) {
   return ReplayGame(raw);
 }
 
-// The error's place and words, as an error record gives them: the line is
-// a field (error_line), not part of the message.
+// The error's place and words, as an error record gives them: the line and
+// column are fields (error_line, error_column), not part of the message.
 std::string Message(const ReplayedGame& game) {
-  return absl::StrCat("line ", game.error_line, ": ", std::string(game.error.message()));
+  return absl::StrCat("line ", game.error_line,
+                      game.error_column ? absl::StrCat(", column ", game.error_column) : "", ": ",
+                      std::string(game.error.message()));
 }
 
 bool IsCheckmate(const Position& pos) { return pos.in_check() && MoveList(pos).empty(); }
@@ -51,15 +53,18 @@ TEST(game_replay, ReplaysStandardGame) {
 TEST(game_replay, ReportsIllegalMoveWithNumberSanAndLine) {
   ReplayedGame white = Replay("[Event \"x\"]\n\n1. e4 e5\n2. Ke3 Nc6 *\n");
   EXPECT_EQ(white.error.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_PRED_FORMAT2(Contains, Message(white), "line 4: move 2. Ke3: not a legal move in ");
+  EXPECT_PRED_FORMAT2(Contains, Message(white),
+                      "line 4, column 4: move 2. Ke3: not a legal move in ");
   EXPECT_EQ(white.moves.size(), 2u);  // the legal prefix is kept
   EXPECT_EQ(white.end.fullmove_number(), 2);
 
   ReplayedGame black = Replay("1. e4 Nf3 *");
-  EXPECT_PRED_FORMAT2(Contains, Message(black), "line 1: move 1... Nf3: not a legal move");
+  EXPECT_PRED_FORMAT2(Contains, Message(black),
+                      "line 1, column 7: move 1... Nf3: not a legal move");
 
   ReplayedGame unparsable = Replay("1. e4 e5 2. xx *");
-  EXPECT_PRED_FORMAT2(Contains, Message(unparsable), "move 2. xx: no destination square");
+  EXPECT_PRED_FORMAT2(Contains, Message(unparsable),
+                      "line 1, column 13: move 2. xx: no destination square");
 
   ReplayedGame ambiguous = Replay("[FEN \"4k3/8/8/8/8/8/8/1N2KN2 w - - 0 30\"]\n\n30. Nd2 *");
   EXPECT_PRED_FORMAT2(Contains, Message(ambiguous), "move 30. Nd2: ambiguous");

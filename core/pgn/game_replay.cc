@@ -70,6 +70,7 @@ void ReplayGame(const RawGame& raw, ReplayedGame* out) {
   out->bad_move = -1;
   out->error = raw.error;
   out->error_line = raw.error_line;
+  out->error_column = raw.error_column;
   if (!out->error.ok()) return;
   out->error = SetUpStart(raw, out);
   if (!out->error.ok()) {
@@ -91,6 +92,7 @@ void ReplayGame(const RawGame& raw, ReplayedGame* out) {
           absl::StrCat("move ", pos.fullmove_number(), pos.side_to_move() == kWhite ? ". " : "... ",
                        raw_move.san, ": ", reason));
       out->error_line = raw_move.line;
+      out->error_column = raw_move.column;
       out->bad_move = int(out->moves.size());
       return;
     }

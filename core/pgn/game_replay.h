@@ -26,10 +26,12 @@ struct ReplayedGame {
   std::vector<int> clock_centis;  // parallel to `moves`; -1 where no [%clk]
   bool chess960 = false;
   // OK, or the RawGame's own error, or "unsupported variant X", a bad FEN,
-  // or "move N. SAN: reason" for the first bad move; `error_line` is where
-  // (the game's first line for what its tags say).
+  // or "move N. SAN: reason" for the first bad move; `error_line` and
+  // `error_column` are where (the game's first line, column unknown, for
+  // what its tags say).
   absl::Status error;
   int64_t error_line = 0;
+  int32_t error_column = 0;
   // Index in RawGame::moves of that bad move (`moves` holds those before
   // it), or -1: a game already over on the board before it is still ruled.
   int bad_move = -1;

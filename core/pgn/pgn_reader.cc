@@ -175,6 +175,7 @@ void PgnReader::Grow(size_t new_cap) {
   const size_t used = buf_ ? size_t(data_end_ - buf_.get()) : 0;
   if (used > 0) std::memcpy(bigger.get(), buf_.get(), used);
   buf_ = std::move(bigger);
+  column_line_ = 0;
   cap_ = new_cap;
   p_ = lines_end_ = buf_.get();
   data_end_ = p_ + used;
@@ -188,6 +189,7 @@ bool PgnReader::Refill() {
   size_t keep = size_t(data_end_ - p_);
   if (keep > 0 && p_ != base) std::memmove(base, p_, keep);
   p_ = lines_end_ = base;
+  column_line_ = 0;
   data_end_ = base + keep;
   // The input has filled the first buffer: read it in full-sized chunks.
   if (cap_ < kChunkBytes && !source_eof_ && bytes_read_ >= int64_t(cap_)) Grow(kChunkBytes);
@@ -232,10 +234,23 @@ void PgnReader::BeginGame(RawGame* game) {
   game->first_line = line_;
 }
 
-void PgnReader::Fail(RawGame* game, int64_t line, std::string_view reason) {
+int32_t PgnReader::ColumnOf(const char* at) {
+  const char* const base = buf_.get();
+  if (at == nullptr || at < base || at >= data_end_) return 0;
+  if (column_line_ != line_) {
+    // The buffer starts at a line start (Refill keeps whole lines).
+    const void* nl = ::memrchr(base, '\n', size_t(at - base));
+    column_line_start_ = nl ? static_cast<const char*>(nl) + 1 : base;
+    column_line_ = line_;
+  }
+  return int32_t(std::min<ptrdiff_t>(at - column_line_start_ + 1, INT32_MAX));
+}
+
+void PgnReader::Fail(RawGame* game, int64_t line, std::string_view reason, const char* at) {
   if (phase_ == Phase::kBefore) BeginGame(game);
   game->error = absl::InvalidArgumentError(std::string(reason));
   game->error_line = line;
+  game->error_column = line == line_ ? ColumnOf(at) : 0;
   resync_ = true;
   resync_from_tag_line_ = line_is_tag_;
 }
@@ -298,6 +313,7 @@ bool PgnReader::ReadGame(RawGame* game) {
   game->closing_comment.clear();
   game->error = absl::OkStatus();
   game->error_line = 0;
+  game->error_column = 0;
   game->encoding = RecordEncoding::kUtf8;
   dropped_text_invalid_ = false;
   game->index = 0;
@@ -364,7 +380,7 @@ bool PgnReader::ReadGame(RawGame* game) {
         char* text = p_ + 1;
         SkipRestOfLine();
         if (size_t(p_ - text) > kMaxCommentBytes) {
-          Fail(game, line_, "comment longer than 1 MiB");
+          Fail(game, line_, "comment longer than 1 MiB", text - 1);
           return true;
         }
         AttachComment(game, std::string_view(text, size_t(p_ - text)));
@@ -373,7 +389,7 @@ bool PgnReader::ReadGame(RawGame* game) {
       case '%':
         // Escape mechanism: the whole line is for other software.
         if (!line_start) {
-          Fail(game, line_, "unexpected '%' (allowed only at the start of a line)");
+          Fail(game, line_, "unexpected '%' (allowed only at the start of a line)", p_);
           return true;
         }
         SkipRestOfLine();
@@ -382,7 +398,7 @@ bool PgnReader::ReadGame(RawGame* game) {
         if (!SkipVariation(game)) return true;
         break;
       case ')':
-        Fail(game, line_, "unbalanced ')'");
+        Fail(game, line_, "unbalanced ')'", p_);
         ++p_;
         return true;
       case '$': {
@@ -390,7 +406,7 @@ bool PgnReader::ReadGame(RawGame* game) {
         int nag = 0;
         while (IsDigit(*q) && q - p_ <= 3) nag = nag * 10 + (*q++ - '0');
         if (q == p_ + 1 || IsDigit(*q)) {
-          Fail(game, line_, "'$' must be followed by a number from 0 to 999");
+          Fail(game, line_, "'$' must be followed by a number from 0 to 999", p_);
           p_ = q;
           return true;
         }
@@ -400,7 +416,7 @@ bool PgnReader::ReadGame(RawGame* game) {
         break;
       }
       default:
-        Fail(game, line_, absl::StrCat("unexpected character '", Printable(char(c)), "'"));
+        Fail(game, line_, absl::StrCat("unexpected character '", Printable(char(c)), "'"), p_);
         ++p_;
         return true;
     }
@@ -421,8 +437,8 @@ bool PgnReader::ReadTag(RawGame* game) {
   const int64_t line = line_;
   char* q = p_ + 1;
   auto fail = [&](std::string_view reason) {
+    Fail(game, line, reason, q);  // where the scan stopped
     p_ = q;
-    Fail(game, line, reason);
     return false;
   };
   while (IsBlank(*q)) ++q;
@@ -756,7 +772,8 @@ bool PgnReader::AddNag(RawGame* game, std::string_view token, int64_t line) {
 bool PgnReader::UnexpectedToken(RawGame* game, std::string_view token, int64_t line) {
   Fail(game, line,
        absl::StrCat("unexpected token \"", std::string(token.substr(0, 40)),
-                    token.size() > 40 ? "...\"" : "\""));
+                    token.size() > 40 ? "...\"" : "\""),
+       token.data());
   return false;
 }
 
@@ -779,10 +796,10 @@ bool PgnReader::AddSan(RawGame* game, std::string_view tok, int64_t line) {
 
 bool PgnReader::AddMove(RawGame* game, std::string_view san, int64_t line) {
   if (game->moves.size() >= kMaxPlies) {
-    Fail(game, line, absl::StrCat("game has more than ", kMaxPlies, " plies"));
+    Fail(game, line, absl::StrCat("game has more than ", kMaxPlies, " plies"), san.data());
     return false;
   }
-  game->moves.emplace_back(san, line);
+  game->moves.emplace_back(san, line, line == line_ ? ColumnOf(san.data()) : 0);
   game->closing_comment.clear();
   return true;
 }

@@ -24,10 +24,14 @@ struct RawMove {
   // struct before constructing it (value-initialisation); it shows in bulk
   // reading.
   RawMove() {}
-  RawMove(std::string_view san, int64_t line) : san(san), line(line) {}
+  RawMove(std::string_view san, int64_t line, int32_t column)
+      : san(san), line(line), column(column) {}
 
   std::string san;  // as written, without suffix annotations (!, ?, !?, ...)
   int64_t line = 0;
+  // The byte of its line the move starts at, 1-based (bytes as read, after
+  // decompression): a column an editor's "go to" finds.
+  int32_t column = 0;
   int clock_centis = -1;  // from [%clk h:mm:ss(.f)] in the comment after the move
   // Comment text after the move (several comments joined by a space). Empty
   // when PgnReaderOptions::keep_comments is false.
@@ -47,10 +51,13 @@ struct RawGame {
   std::string closing_comment;
   // OK, or InvalidArgument with the reason for a lexical error (the fields
   // then hold what was read before it), or the I/O error that ended the
-  // input. The message says what, not where: `error_line` is where (the
-  // game is `index`), so that no one parses a location back out of text.
+  // input. The message says what, not where: `error_line` and
+  // `error_column` are where (the game is `index`), so that no one parses a
+  // location back out of text. 0: not known (the column of an error that
+  // spans lines, such as an unterminated comment, is not given).
   absl::Status error;
   int64_t error_line = 0;
+  int32_t error_column = 0;
   // kUtf8 when the game's text was valid UTF-8 (kept as it was), or
   // kWindows1252 when it was not and all of it was converted from
   // Windows-1252 (core/pgn/game_encoding.h). Every text field above, the
@@ -112,8 +119,11 @@ class PgnReader {
   // Next() before the game's text is made UTF-8.
   bool ReadGame(RawGame* game);
   void BeginGame(RawGame* game);
-  // Records a lexical error at `line` and arranges the resynchronisation.
-  void Fail(RawGame* game, int64_t line, std::string_view reason);
+  // Records a lexical error at `line` and arranges the resynchronisation;
+  // `at`, when given, is the offending byte, on the current line.
+  void Fail(RawGame* game, int64_t line, std::string_view reason, const char* at = nullptr);
+  // The 1-based column of `at`, a byte of the current line in the buffer.
+  int32_t ColumnOf(const char* at);
   // Called when the input stops inside `what` (a comment, a variation):
   // records the I/O error if there was one, else a lexical error at `line`.
   bool InputEnded(RawGame* game, int64_t line, std::string_view what);
@@ -164,6 +174,11 @@ class PgnReader {
   int64_t bytes_read_ = 0;
 
   int64_t line_ = 1;
+  // ColumnOf's memo: where line `column_line_` starts in the buffer (0: none;
+  // a refill moves the buffer), so that a line is searched once, not once
+  // per move.
+  int64_t column_line_ = 0;
+  const char* column_line_start_ = nullptr;
   bool at_line_start_ = true;     // only blanks so far on this line
   bool line_is_tag_ = false;      // this line started with '['
   bool blank_line_seen_ = false;  // since the last tag pair

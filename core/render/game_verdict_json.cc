@@ -114,12 +114,15 @@ std::string GameVerdictJson(const GameVerdict& v) {
   if (r)
     o.AddNull("error");
   else
-    o.AddRaw("error",
-             JsonObject()
-                 .Add("message", v.error)
-                 .Add("game", v.game)
-                 .Add("line", v.error_line ? std::optional<int64_t>(v.error_line) : std::nullopt)
-                 .Close());
+    o.AddRaw(
+        "error",
+        JsonObject()
+            .Add("message", v.error)
+            .Add("game", v.game)
+            .Add("line", v.error_line ? std::optional<int64_t>(v.error_line) : std::nullopt)
+            .Add("column", v.error_line && v.error_column ? std::optional<int64_t>(v.error_column)
+                                                          : std::nullopt)
+            .Close());
   return o.Close();
 }
 

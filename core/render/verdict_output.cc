@@ -21,7 +21,7 @@ std::string CsvField(std::string_view s) {
 constexpr char kCsvHeader[] =
     "game,site,declared,termination,ruling,agrees,certain,rule,article,ended_at_ply,"
     "moves_after_end,winner_can_mate,termination_read_as,flag_fallen_by,declared_grounds_hold,"
-    "end_fen,error,error_line";
+    "end_fen,error,error_line,error_column";
 // Appended to the header only when tables were given.
 constexpr char kCsvTablebaseHeader[] = ",tablebase_category,tablebase_contradiction";
 
@@ -45,6 +45,7 @@ std::string CsvRow(const GameVerdict& v) {
       r && r->flag_fallen_by ? ColorName(*r->flag_fallen_by) : "", ",",
       r && r->declared_grounds_hold ? (*r->declared_grounds_hold ? "true" : "false") : "", ",",
       v.end_fen, ",", CsvField(v.error), ",", v.error.empty() ? "" : absl::StrCat(v.error_line),
+      ",", v.error.empty() || !v.error_column ? "" : absl::StrCat(v.error_column),
       v.tablebase ? CsvTablebase(*v.tablebase) : "", "\n");
 }
 

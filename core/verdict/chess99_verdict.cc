@@ -54,9 +54,10 @@ JudgeInput PliesOf(const RawGame& raw) {
   return in;
 }
 
-void Fail(std::string message, int64_t line, GameVerdict* out) {
+void Fail(std::string message, int64_t line, int32_t column, GameVerdict* out) {
   out->error = std::move(message);
   out->error_line = line;
+  out->error_column = column;
 }
 
 }  // namespace
@@ -71,7 +72,7 @@ void VerifyChess99Game(const RawGame& raw, GameVerdict* out) {
   if (const std::string* fen = raw.Tag("FEN")) {
     start = chess99::Position::FromFen(*fen);
     if (!start.ok())
-      return Fail(absl::StrCat("[FEN] tag: ", start.status().message()), raw.first_line, out);
+      return Fail(absl::StrCat("[FEN] tag: ", start.status().message()), raw.first_line, 0, out);
   }
   JudgeInput in = PliesOf(raw);
   chess99::GameJudgement j = chess99::JudgeGame(*start, in.plies);
@@ -102,11 +103,14 @@ void VerifyChess99Game(const RawGame& raw, GameVerdict* out) {
   const bool after_end = j.ended_at_ply >= 0 && j.plies_after_end > 0;
   if (!j.error.empty() && !after_end) {
     int64_t line = raw.first_line;
+    int32_t column = 0;
     if (j.error_ply >= 1 && size_t(j.error_ply) <= in.move_of_ply.size()) {
-      const int move = in.move_of_ply[size_t(j.error_ply - 1)];
-      if (move >= 0) line = raw.moves[size_t(move)].line;
+      if (const int move = in.move_of_ply[size_t(j.error_ply - 1)]; move >= 0) {
+        line = raw.moves[size_t(move)].line;
+        column = raw.moves[size_t(move)].column;
+      }
     }
-    return Fail(j.error, line, out);
+    return Fail(j.error, line, column, out);
   }
   Ruling r;
   r.ruling = j.result;

@@ -7,8 +7,10 @@
 namespace arbiter {
 
 std::string LocatedError(const GameVerdict& v) {
-  return absl::StrCat("game ", v.game, v.error_line ? absl::StrCat(", line ", v.error_line) : "",
-                      ": ", v.error);
+  return absl::StrCat(
+      "game ", v.game, v.error_line ? absl::StrCat(", line ", v.error_line) : "",
+      v.error_line && v.error_column ? absl::StrCat(", column ", v.error_column) : "", ": ",
+      v.error);
 }
 
 void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGame* scratch,
@@ -29,6 +31,7 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
     } else {
       out->error = std::string(raw.error.message());
       out->error_line = raw.error_line;
+      out->error_column = raw.error_column;
     }
     if (tables) out->tablebase = NoPositionJudgement("a Chess 99 game: no tablebase covers it");
     return;
@@ -64,6 +67,7 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
   if (!ruled) {
     out->error = std::string(scratch->error.message());
     out->error_line = scratch->error_line;
+    out->error_column = scratch->error_column;
     if (tables) out->tablebase = NoPositionJudgement("the game could not be replayed");
     return;
   }

@@ -39,8 +39,9 @@ struct GameVerdict {
   // then FEN-9 and whose `detail` says why, in a sentence.
   Ruleset rules = Ruleset::kFide;
   std::string detail;
-  std::string error;       // empty, or what is wrong
-  int64_t error_line = 0;  // and where: the record's line (0 when not known)
+  std::string error;         // empty, or what is wrong
+  int64_t error_line = 0;    // and where: the record's line (0 when not known)
+  int32_t error_column = 0;  // and its 1-based byte (0 when not known)
   // Set exactly when tables were given: the records of a run without tables
   // stay as they were before tablebases existed.
   std::optional<TablebaseJudgement> tablebase;

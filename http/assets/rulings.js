@@ -259,7 +259,7 @@ export function renderVerdict(v, { level = 3, withHeading = true } = {}) {
     facts([
       ['Declared result', resultName(v.declared)],
       ['Termination tag', v.termination],
-      ['Line of the input', error.line || ''],
+      ['Line of the input', error.line ? (error.column ? `${error.line}, column ${error.column}` : `${error.line}`) : ''],
     ]));
     return article;
   }

@@ -154,7 +154,7 @@ class Faults(unittest.TestCase):
         r["error"] = None
         self.assertFails(r)
         r = copy.deepcopy(RECORDS["verdict (claim upheld)"])
-        r["error"] = {"message": "x", "game": 1, "line": None}
+        r["error"] = {"message": "x", "game": 1, "line": None, "column": None}
         self.assertFails(r)
 
     def test_keys_that_go_together(self):

@@ -483,6 +483,7 @@ class Verdict:
     winner_line: tuple[str, ...]  #: the winner's mating line, in UCI from the end
     error: Optional[str]
     error_line: Optional[int]
+    error_column: Optional[int]
     tablebase: Optional[TablebaseJudgement]  #: set exactly when tables were used
     rules: Optional[Rules]  #: None for rules this client does not know
     detail: Optional[str]  #: Chess 99: why the ruling is what it is
@@ -506,6 +507,7 @@ class Verdict:
             winner_line_san=tuple(v.winner_line_san) or None,
             error=v.error or None,
             error_line=v.error_line if v.error else None,
+            error_column=v.error_column if v.error and v.error_line and v.error_column else None,
             tablebase=TablebaseJudgement.from_proto(v.tablebase)
             if v.HasField("tablebase")
             else None,
@@ -727,7 +729,12 @@ def _verdict_record(v: _pb.GameVerdict) -> dict[str, Any]:  # game_verdict_json.
         tablebase_note=(t.note or None) if t else None,
     )
     out["error"] = (
-        None if r else {"message": v.error, "game": v.game, "line": v.error_line or None}
+        None if r else {
+            "message": v.error,
+            "game": v.game,
+            "line": v.error_line or None,
+            "column": v.error_column if v.error_line and v.error_column else None,
+        }
     )
     return out
 

@@ -257,7 +257,12 @@ def verdict_json(v: Verdict) -> dict:
     r = v.ruling
     if r is None:
         out.update(
-            ruling=None, error={"message": v.error, "game": v.game, "line": v.error_line or None}
+            ruling=None, error={
+                "message": v.error,
+                "game": v.game,
+                "line": v.error_line or None,
+                "column": v.error_column if v.error_line and v.error_column else None,
+            }
         )
         return out
     winner = None

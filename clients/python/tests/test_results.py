@@ -83,15 +83,21 @@ class MateAbilityTest(unittest.TestCase):
 
 class VerdictTest(unittest.TestCase):
     def test_error_record(self) -> None:
-        v = Verdict.from_proto(verdict_pb2.GameVerdict(game=3, error="illegal move", error_line=12))
+        v = Verdict.from_proto(
+            verdict_pb2.GameVerdict(game=3, error="illegal move", error_line=12, error_column=5)
+        )
         self.assertFalse(v.ok)
         self.assertIsNone(v.ruling)
-        self.assertEqual((v.game, v.error, v.error_line), (3, "illegal move", 12))
+        self.assertEqual(
+            (v.game, v.error, v.error_line, v.error_column), (3, "illegal move", 12, 5)
+        )
         record = v.record()
         self.assertEqual(
             (record["type"], record["rules"], record["end_fen"]), ("error", "fide", None)
         )
-        self.assertEqual(record["error"], {"message": "illegal move", "game": 3, "line": 12})
+        self.assertEqual(
+            record["error"], {"message": "illegal move", "game": 3, "line": 12, "column": 5}
+        )
         # Every key a verdict has, null.
         self.assertIsNone(record["claims"])
         self.assertIsNone(record["ruling"])
