@@ -92,6 +92,11 @@ absl::StatusOr<Listening> Start(const std::string& address,
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.AddListeningPort(address, credentials, &out.port);
     builder.SetMaxReceiveMessageSize(max_message_bytes);
+    // Clients ping while their calls are open to notice a stalled server
+    // (the Python client every stall_timeout / 2, 1 s at the least): accept
+    // pings that often, even while no data flows (a results stream of a
+    // slow job), instead of answering them with GOAWAY "too many pings".
+    builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 1000);
     // The sync server runs each call on a pool thread. By default the pool
     // lets a thread exit as soon as more than 2 are idle and starts a new one
     // when none polls: with a few long calls at a time (a worker's batches)

@@ -107,7 +107,14 @@ class Arbiter:
     coordinator accepts tokens only over TLS, and the client refuses to send
     one in the clear.
 
-    ``timeout`` (seconds) bounds every unary call; streams are not bounded.
+    ``timeout`` (seconds) bounds every unary call. ``stream_timeout``
+    (seconds, None: no bound) bounds each streaming call (an upload, a job's
+    results, a watch) as a whole. Whatever the call, a coordinator that stops
+    answering (its process stalled, its machine gone, the network cut) fails
+    it with UNAVAILABLE within ``stall_timeout`` seconds (default 20, at
+    least 2): the channel pings the coordinator every ``stall_timeout / 2``
+    seconds while a call is open and gives up when a ping goes unanswered for
+    as long, and a connection attempt that gets no answer ends as soon.
     ``tls_server_name`` checks the certificate against that name instead of
     the target's host.
 
@@ -122,9 +129,13 @@ class Arbiter:
         token_file: Union[str, "os.PathLike[str]", None] = None,
         *,
         timeout: Optional[float] = None,
+        stream_timeout: Optional[float] = None,
+        stall_timeout: float = 20.0,
         tls_server_name: Optional[str] = None,
         channel_options: Sequence[tuple[str, Any]] = (),
     ) -> None:
+        if stall_timeout < 2:
+            raise ValueError("stall_timeout must be at least 2 seconds")
         if token is not None and token_file is not None:
             raise ValueError("give token or token_file, not both")
         if token_file is not None:
@@ -138,7 +149,20 @@ class Arbiter:
             token = token.strip()
             if not token:
                 raise ValueError("empty token")
-        options = list(channel_options)
+        # Keepalive pings while a call is open, without waiting for data to
+        # be sent (a results stream sends none); the coordinator accepts
+        # pings this often (common/serving.cc). The connection attempt is
+        # bounded the same way: a coordinator that accepts the TCP
+        # connection but never answers is a stall too.
+        half = int(stall_timeout * 500)
+        options = [
+            ("grpc.keepalive_time_ms", half),
+            ("grpc.keepalive_timeout_ms", half),
+            ("grpc.keepalive_permit_without_calls", 0),
+            ("grpc.http2.max_pings_without_data", 0),
+            ("grpc.min_reconnect_backoff_ms", int(stall_timeout * 1000)),
+            *channel_options,
+        ]
         if tls_ca is None:
             if token is not None:
                 raise ValueError(
@@ -158,6 +182,7 @@ class Arbiter:
             self._channel = grpc.secure_channel(target, credentials, options=options)
         self.target = target
         self._timeout = timeout
+        self._stream_timeout = stream_timeout
         self._stub = _grpc.ArbiterStub(self._channel)
         #: The coordinator's background jobs.
         self.jobs = Jobs(self)
@@ -301,7 +326,7 @@ class Arbiter:
 
         try:
             # A stream: as long as the file takes to send, not `timeout`.
-            return Job.from_proto(self._stub.UploadJob(requests()))
+            return Job.from_proto(self._stub.UploadJob(requests(), timeout=self._stream_timeout))
         except grpc.RpcError as e:
             raise ArbiterError._from_rpc(e) from None
         finally:
@@ -311,7 +336,7 @@ class Arbiter:
     def _results(self, job_id: str, first_game: int = 0) -> Iterator[Verdict]:
         request = _api.GetJobResultsRequest(id=job_id, first_game=first_game)
         try:
-            for v in self._stub.GetJobResults(request):
+            for v in self._stub.GetJobResults(request, timeout=self._stream_timeout):
                 yield Verdict.from_proto(v)
         except grpc.RpcError as e:
             raise ArbiterError._from_rpc(e) from None
@@ -438,7 +463,8 @@ class Jobs:
     def watch(self, job_id: str) -> Iterator[Job]:
         """The job now, then at every change of progress until it ends."""
         try:
-            for j in self._arbiter._stub.WatchJob(_api.WatchJobRequest(id=job_id)):
+            a = self._arbiter
+            for j in a._stub.WatchJob(_api.WatchJobRequest(id=job_id), timeout=a._stream_timeout):
                 yield Job.from_proto(j)
         except grpc.RpcError as e:
             raise ArbiterError._from_rpc(e) from None

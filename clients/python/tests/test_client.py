@@ -7,8 +7,10 @@ the text, must agree).
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import signal
 import sys
 import time
 import unittest
@@ -553,6 +555,87 @@ class SecurityTest(unittest.TestCase):
             with self.assertRaises(ArbiterError) as caught:
                 a.analyze(KVK)
             self.assertEqual(caught.exception.code, grpc.StatusCode.UNAVAILABLE)
+
+
+class StallTest(unittest.TestCase):
+    """A coordinator that stops answering (SIGSTOP: its sockets stay open,
+    nothing replies) fails every kind of call within the client's
+    stall_timeout, whatever the call's own deadline."""
+
+    STALL = 4.0  # seconds; the bound asserted is twice that plus the test's own slack
+
+    def setUp(self) -> None:
+        assert cluster is not None
+        argv = [
+            os.path.join(loopback.binary_dir(), "arbiter-coordinator"),
+            "--listen", "127.0.0.1:0",
+            "--workers", f"127.0.0.1:{cluster.worker_port}",
+            "--job-dir", cluster.path(f"jobs-stall-{self.id().rsplit('.', 1)[-1]}"),
+        ]
+        port_file = cluster.path(f"stall-{self.id().rsplit('.', 1)[-1]}.port")
+        self.coordinator = loopback.Process(argv + ["--port-file", port_file], port_file + ".log")
+        self.addCleanup(self.coordinator.stop)
+        self.addCleanup(lambda: self.coordinator.proc.send_signal(signal.SIGCONT))
+        port = loopback.wait_for_port(port_file, self.coordinator)
+        self.arbiter = Arbiter(f"127.0.0.1:{port}", stall_timeout=self.STALL)
+        self.addCleanup(self.arbiter.close)
+        # Up, with its worker.
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self.arbiter.analyze(KVK)
+                break
+            except ArbiterError as e:
+                if e.code != grpc.StatusCode.UNAVAILABLE or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    def assertFailsInTime(self, call: Any) -> None:
+        start = time.monotonic()
+        with self.assertRaises(ArbiterError) as caught:
+            call()
+        elapsed = time.monotonic() - start
+        self.assertEqual(caught.exception.code, grpc.StatusCode.UNAVAILABLE, caught.exception)
+        self.assertLess(elapsed, 2 * self.STALL + 5, "the stall was noticed too late")
+
+    def test_a_results_stream_fails_when_the_coordinator_stalls(self) -> None:
+        games = loopback.shared_dir()
+        source = (os.path.join(games, "games", "lichess_jishanshaikh4_37221.pgn.zst") if games
+                  else os.path.join(loopback.SOURCE_DIR, "examples", "lichess_sample.pgn"))
+        stream = self.arbiter.verify(source)
+        self.addCleanup(stream.close)
+        next(stream)  # uploaded, and ruling
+        self.coordinator.proc.send_signal(signal.SIGSTOP)
+        self.assertFailsInTime(lambda: [v for v in stream])
+
+    def test_a_unary_call_without_a_timeout_fails_when_the_coordinator_stalls(self) -> None:
+        self.coordinator.proc.send_signal(signal.SIGSTOP)
+        self.assertFailsInTime(lambda: self.arbiter.analyze(KQVK))
+
+    def test_a_new_connection_to_a_stalled_coordinator_fails(self) -> None:
+        self.coordinator.proc.send_signal(signal.SIGSTOP)
+        with Arbiter(self.arbiter.target, stall_timeout=self.STALL) as fresh:
+            self.assertFailsInTime(lambda: fresh.analyze(KVK))
+
+    def test_a_quiet_call_is_not_a_stall(self) -> None:
+        """An upload that pauses: the call stays open with no data for 5 s,
+        pinged every second, and the coordinator accepts the pings (no
+        GOAWAY "too many pings"): the upload completes."""
+
+        class SlowFile(io.BytesIO):
+            def __init__(self, data: bytes) -> None:
+                super().__init__(data)
+                self.reads = 0
+
+            def read(self, size: Optional[int] = -1) -> bytes:
+                self.reads += 1
+                if self.reads == 2:
+                    time.sleep(5)
+                return super().read(size)
+
+        with Arbiter(self.arbiter.target, stall_timeout=2) as quick:
+            job = quick.jobs.submit(SlowFile(THREE_GAMES.encode()))
+            self.assertEqual([v.game for v in quick.jobs.results(job.id)], [1, 2, 3])
 
 
 if __name__ == "__main__":
