@@ -42,6 +42,28 @@ bool RequestFault(grpc::StatusCode code) {
          code == grpc::StatusCode::UNIMPLEMENTED;
 }
 
+// Why a probe failed, in gRPC's words without what the line already says
+// ("failed to connect to all addresses; last error: UNKNOWN: ipv4:ADDR: ").
+// `tls`: whether the coordinator speaks TLS to its workers.
+std::string ProbeFailure(const grpc::Status& s, bool tls) {
+  if (s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED)
+    return "no answer within 2 s (a stalled worker, or a handshake it never completes)";
+  const std::string message = s.error_message();  // a copy: Status returns one
+  std::string_view why = message;
+  for (std::string_view preamble :
+       {"failed to connect to all addresses; last error: ", "UNKNOWN: ", "UNAVAILABLE: "})
+    if (why.starts_with(preamble)) why.remove_prefix(preamble.size());
+  if (why.starts_with("ipv4:") || why.starts_with("ipv6:") || why.starts_with("unix:"))
+    if (const size_t end = why.find(": "); end != std::string_view::npos)
+      why.remove_prefix(end + 2);
+  std::string out =
+      why.empty() ? absl::StrCat("gRPC status ", int(s.error_code())) : std::string(why);
+  // A worker that expects TLS hangs up on plain text without a word.
+  if (!tls && out == "Socket closed")
+    out += " (a worker that expects TLS closes plain-text connections: --worker-ca)";
+  return out;
+}
+
 }  // namespace
 
 struct Dispatcher::Endpoint {
@@ -52,6 +74,9 @@ struct Dispatcher::Endpoint {
   // Guarded by the dispatcher's mutex.
   bool up = false;
   bool removed = false;
+  // Why its last probe failed ("" once it answers): logged when it changes,
+  // and named to a client whose run found no worker.
+  std::string last_failure;
   int senders = 0;
   int in_flight = 0;
   // The calls in flight to it, cancelled when the watchdog finds it hung.
@@ -121,6 +146,10 @@ bool Run::NextReady(size_t max, std::vector<v1::GameVerdict>* out) {
 
 void Run::Cancel() {
   std::lock_guard<std::mutex> lock(d_.mu_);
+  CancelLocked();
+}
+
+void Run::CancelLocked() {
   if (cancelled_) return;
   cancelled_ = true;
   d_.queue_depth_.Decrement(double(queue_.size()));
@@ -189,6 +218,7 @@ Dispatcher::~Dispatcher() {
   }
   work_.notify_all();
   if (resolver_.joinable()) resolver_.join();
+  if (watcher_.joinable()) watcher_.join();
   std::vector<std::thread> threads;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -198,6 +228,7 @@ Dispatcher::~Dispatcher() {
 }
 
 absl::Status Dispatcher::Start() {
+  watcher_ = std::thread([this] { Watch(); });
   if (!options_.channels.empty()) {
     std::lock_guard<std::mutex> lock(mu_);
     for (size_t i = 0; i < options_.channels.size(); ++i)
@@ -340,9 +371,19 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
     lock.lock();
     if (stopping_ || e->removed) break;
     if (!s.ok()) {
+      // Logged once per reason (a refused connection, a TLS handshake, a
+      // certificate's name), not once per probe.
+      if (std::string why = ProbeFailure(s, options_.worker_tls); why != e->last_failure) {
+        std::fprintf(stderr, "arbiter-coordinator: worker %s does not answer: %s\n",
+                     e->address.c_str(), why.c_str());
+        e->last_failure = std::move(why);
+      }
       e->state_changed.wait_for(lock, std::chrono::milliseconds(300));
       continue;
     }
+    if (!e->last_failure.empty())
+      std::fprintf(stderr, "arbiter-coordinator: worker %s answers\n", e->address.c_str());
+    e->last_failure.clear();
     e->up = true;
     seen_any_ = true;
     // One batch more than the worker computes at once hides the round trip.
@@ -356,6 +397,40 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
     workers_up_gauge_.Set(double(workers_up_locked()));
   }
   work_.notify_all();
+}
+
+void Dispatcher::Watch() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    work_.wait_for(lock, std::chrono::milliseconds(250));
+    if (stopping_) break;
+    const auto now = Clock::now();
+    if (workers_up_locked() > 0) {
+      no_worker_since_.reset();
+      continue;
+    }
+    if (!no_worker_since_) no_worker_since_ = now;
+    for (const std::weak_ptr<Run>& r : runs_) {
+      std::shared_ptr<Run> run = r.lock();
+      if (!run || run->wait_for_workers_ || run->cancelled_ || run->queue_.empty()) continue;
+      if (now - std::max(run->created_, *no_worker_since_) < options_.no_worker_timeout) continue;
+      run->status_ = absl::UnavailableError(absl::StrCat(
+          "no worker answered for ",
+          std::chrono::duration_cast<std::chrono::seconds>(options_.no_worker_timeout).count(),
+          " s (--no-worker-timeout): ", WhyNoWorkerLocked()));
+      run->CancelLocked();
+    }
+  }
+}
+
+std::string Dispatcher::WhyNoWorkerLocked() const {
+  std::string out;
+  for (const auto& [address, e] : endpoints_) {
+    if (e->up || e->removed) continue;
+    absl::StrAppend(&out, out.empty() ? "" : "; ", address, ": ",
+                    e->last_failure.empty() ? "not reached yet" : e->last_failure);
+  }
+  return out.empty() ? "no worker is known (--workers)" : out;
 }
 
 int Dispatcher::workers_up_locked() const {
@@ -536,8 +611,8 @@ void Dispatcher::MarkDownLocked(Endpoint& e, const std::string& why) {
   work_.notify_all();
 }
 
-std::shared_ptr<Run> Dispatcher::NewRun(v1::SearchOptions options) {
-  std::shared_ptr<Run> run(new Run(*this, std::move(options)));
+std::shared_ptr<Run> Dispatcher::NewRun(v1::SearchOptions options, bool wait_for_workers) {
+  std::shared_ptr<Run> run(new Run(*this, std::move(options), wait_for_workers));
   std::lock_guard<std::mutex> lock(mu_);
   if (stopping_) {
     run->cancelled_ = true;
@@ -571,7 +646,7 @@ grpc::Status Dispatcher::Analyze(const v1::AnalyzeRequest& request, v1::Assessme
                                  std::chrono::system_clock::time_point deadline) {
   std::set<int> tried;
   int timeouts = 0;
-  grpc::Status last(grpc::StatusCode::UNAVAILABLE, "no worker is serving");
+  grpc::Status last;
   for (int attempt = 0; attempt < 3; ++attempt) {
     std::shared_ptr<Endpoint> e;
     {
@@ -580,6 +655,9 @@ grpc::Status Dispatcher::Analyze(const v1::AnalyzeRequest& request, v1::Assessme
         if (!c->up || c->removed || tried.count(c->id)) continue;
         if (!e || c->in_flight < e->in_flight) e = c;
       }
+      if (!e && last.ok())
+        return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                            absl::StrCat("no worker is serving: ", WhyNoWorkerLocked()));
       if (!e) return last;
       ++e->in_flight;
     }

@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -55,8 +56,13 @@ struct DispatcherOptions {
   // Games of one run accepted but not yet delivered before Add blocks.
   size_t max_outstanding = 4096;
   std::chrono::milliseconds resolve_interval{5000};
+  // A run that does not wait for workers (a client's stream, not a job)
+  // fails with UNAVAILABLE, naming each worker's reason, once it has had
+  // games to rule and no worker up for this long.
+  std::chrono::milliseconds no_worker_timeout{30000};
   // How to reach workers; null means plain text.
   std::shared_ptr<grpc::ChannelCredentials> worker_credentials;
+  bool worker_tls = false;  // whether those credentials are TLS (for messages)
 };
 
 class Dispatcher;
@@ -91,10 +97,17 @@ class Run {
     int avoid = -1;    // endpoint that failed this game
     int failures = 0;  // calls that broke off while on this game
   };
-  Run(Dispatcher& d, v1::SearchOptions options) : d_(d), options_(std::move(options)) {}
+  Run(Dispatcher& d, v1::SearchOptions options, bool wait_for_workers)
+      : d_(d),
+        options_(std::move(options)),
+        wait_for_workers_(wait_for_workers),
+        created_(std::chrono::steady_clock::now()) {}
+  void CancelLocked();  // Cancel, with the dispatcher's mutex held
 
   Dispatcher& d_;
   const v1::SearchOptions options_;
+  const bool wait_for_workers_;
+  const std::chrono::steady_clock::time_point created_;
   // Guarded by the dispatcher's mutex.
   std::deque<Pending> queue_;
   std::map<uint64_t, v1::GameVerdict> done_;
@@ -114,7 +127,9 @@ class Dispatcher {
   // INVALID_ARGUMENT for a malformed worker list.
   absl::Status Start();
 
-  std::shared_ptr<Run> NewRun(v1::SearchOptions options);
+  // `wait_for_workers`: the run waits for a worker however long none is up
+  // (a durable job); otherwise it fails after no_worker_timeout.
+  std::shared_ptr<Run> NewRun(v1::SearchOptions options, bool wait_for_workers = false);
 
   // Cancels every run (their Add and Next return false) and refuses new
   // work: call before shutting the server down, so that no handler waits
@@ -141,6 +156,10 @@ class Dispatcher {
   // Unless known; needs mu_. `channel`: an in-process worker's.
   void AddEndpoint(const std::string& address, std::shared_ptr<grpc::Channel> channel = nullptr);
   void Resolver();
+  // Fails the runs that waited no_worker_timeout without a worker.
+  void Watch();
+  // "ADDRESS: reason; ..." for the workers that are not up (needs mu_).
+  std::string WhyNoWorkerLocked() const;
   void Manage(std::shared_ptr<Endpoint> e);
   void Send(std::shared_ptr<Endpoint> e);
   // Takes a batch for `e` from some run, or returns false (needs mu_).
@@ -168,6 +187,9 @@ class Dispatcher {
   std::atomic<bool> seen_any_{false};
   std::string dns_name_, dns_port_;
   std::thread resolver_;
+  std::thread watcher_;
+  // Since when no worker has been up (unset while one is).
+  std::optional<std::chrono::steady_clock::time_point> no_worker_since_;
   std::vector<std::thread> threads_;  // endpoint managers and senders
 
   prometheus::Counter& verdicts_;

@@ -231,7 +231,8 @@ void Jobs::Start(std::shared_ptr<Job> job) {
     it = threads_.erase(it);
   }
   job->executing = true;
-  job->run = dispatcher_.NewRun(job->state.options());
+  // A job waits for workers: it is durable, and resumes when one comes.
+  job->run = dispatcher_.NewRun(job->state.options(), /*wait_for_workers=*/true);
   threads_.emplace_back(job, std::thread([this, job] { Execute(job); }));
 }
 

@@ -88,6 +88,12 @@ void AddOptions(CLI::App& app, CoordinatorOptions* o) {
       [o](int64_t ms) { o->dispatcher.batch_deadline = std::chrono::milliseconds(ms); }, "MS",
       "Lease of a batch on a worker")
       ->default_str(std::to_string(o->dispatcher.batch_deadline.count()));
+  AddInteger(
+      app, "--no-worker-timeout", 1, kNoLimit / 1000, "--no-worker-timeout must be >= 1",
+      [o](int64_t s) { o->dispatcher.no_worker_timeout = std::chrono::seconds(s); }, "S",
+      "Fail a client's verify with UNAVAILABLE, naming each worker's reason,\n"
+      "when no worker has answered for this many seconds (jobs wait)")
+      ->default_str(std::to_string(o->dispatcher.no_worker_timeout.count() / 1000));
   AddValue(app, "--http", &o->http, "ADDR",
            "Also serve the HTTP/JSON API and the web page on ADDR (docs/http.md),\n"
            "with the same TLS, tokens and limits as the gRPC port");
@@ -138,6 +144,7 @@ ExitCode Serve(CoordinatorOptions& o) {
       arbiter::common::MakeChannelCredentials(worker_security);
   if (!to_workers.ok()) return Fail(to_workers.status());
   options.worker_credentials = *to_workers;
+  options.worker_tls = !o.worker_ca.empty();
   arbiter::common::ServerSecurity security;
   security.cert_file = o.tls_cert;
   security.key_file = o.tls_key;

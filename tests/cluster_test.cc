@@ -424,6 +424,53 @@ TEST_F(Cluster, TlsTokensAndWorkersThatAcceptOnlyTheCoordinator) {
   EXPECT_EQ(reflection.error_code(), grpc::StatusCode::UNIMPLEMENTED);
 }
 
+// A verify through a coordinator whose workers cannot be reached ends
+// within --no-worker-timeout, naming each worker and its reason; analyze
+// fails at once, naming them too; the coordinator logs every failed
+// handshake with its reason.
+TEST_F(Cluster, VerifyWithNoReachableWorkerEndsNamingEachReason) {
+  ASSERT_TRUE(MakeTestCertificates("certs"));
+  const std::string certs = Path("certs");
+  // One address nobody listens on, and a worker that speaks only TLS to a
+  // coordinator that speaks plain text.
+  const int refused = FreePort();
+  const int tls = StartWorker(0, 0,
+                              {"--tls-cert", certs + "/worker.pem", "--tls-key",
+                               certs + "/worker.key", "--client-ca", certs + "/client-ca.pem"});
+  ASSERT_GT(tls, 0);
+  const int c = StartCoordinatorFor(absl::StrCat(Address(refused), ",", Address(tls)),
+                                    {"--no-worker-timeout", "2"});
+  ASSERT_GT(c, 0);
+  const std::string client = absl::StrCat("env -u ARBITER_SYZYGY timeout 60 ", kBin,
+                                          "/arbiter --coordinator ", Address(c));
+
+  const auto start = std::chrono::steady_clock::now();
+  testing::CommandResult verify =
+      testing::RunCommand(absl::StrCat(client, " verify ", kSample, " --format jsonl 2>&1"));
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start);
+  EXPECT_EQ(verify.exit_code, 2) << verify.out;  // not 124: the timeout did not end it
+  EXPECT_LT(seconds.count(), 30) << verify.out;
+  EXPECT_PRED_FORMAT2(testing::Contains, verify.out,
+                      "no worker answered for 2 s (--no-worker-timeout): ");
+  EXPECT_PRED_FORMAT2(
+      testing::Contains, verify.out,
+      absl::StrCat(Address(refused), ": Failed to connect to remote host: ", "Connection refused"));
+  EXPECT_PRED_FORMAT2(testing::Contains, verify.out,
+                      absl::StrCat(Address(tls), ": Socket closed (a worker that expects TLS"));
+
+  testing::CommandResult analyze = testing::RunCommand(
+      absl::StrCat(client, " analyze --fen '8/8/8/8/8/8/8/K6k w - - 0 1' 2>&1"));
+  EXPECT_EQ(analyze.exit_code, 2) << analyze.out;
+  EXPECT_PRED_FORMAT2(testing::Contains, analyze.out, "no worker is serving: ");
+  EXPECT_PRED_FORMAT2(testing::Contains, analyze.out, Address(refused));
+
+  const std::string log = ReadFile(Path("coordinator.log"));
+  EXPECT_PRED_FORMAT2(testing::Contains, log,
+                      absl::StrCat("worker ", Address(refused), " does not answer: "));
+  EXPECT_PRED_FORMAT2(testing::Contains, log,
+                      absl::StrCat("worker ", Address(tls), " does not answer: "));
+}
+
 // Certificates and tokens are rotated by replacing their files: within a few
 // seconds the coordinator serves the new certificate and accepts only the
 // new tokens, without a restart.
