@@ -43,10 +43,16 @@ struct JobOptions {
   const ConnectionOptions* connection = nullptr;
 };
 
+// "running", or "paused: REASON" for a running job that makes no progress.
+std::string StateWords(const JobStatus& j) {
+  return j.state == JobState::kRunning && !j.paused.empty() ? absl::StrCat("paused: ", j.paused)
+                                                            : JobStateName(j.state);
+}
+
 std::string Progress(const JobStatus& j) {
-  std::string line = absl::StrCat(j.id, " ", JobStateName(j.state), ": ", j.games_done,
-                                  " games ruled (", j.games_read, " read), ", j.errors, " errors, ",
-                                  j.disagreements, " disagreements, ", j.seconds, " s");
+  std::string line = absl::StrCat(j.id, " ", StateWords(j), ": ", j.games_done, " games ruled (",
+                                  j.games_read, " read), ", j.errors, " errors, ", j.disagreements,
+                                  " disagreements, ", j.seconds, " s");
   if (!j.error.empty()) absl::StrAppend(&line, ": ", j.error);
   return line + "\n";
 }
@@ -101,7 +107,7 @@ common::ExitCode RunJob(Verb verb, JobOptions& o) {
       absl::StatusOr<std::vector<JobStatus>> jobs = remote.ListJobs(int(o.limit));
       if (!jobs.ok()) return common::Fail(kProgram, jobs.status());
       for (const JobStatus& j : *jobs)
-        std::printf("%s\t%s\t%s\t%s\t%lld games\t%s\n", j.id.c_str(), JobStateName(j.state),
+        std::printf("%s\t%s\t%s\t%s\t%lld games\t%s\n", j.id.c_str(), StateWords(j).c_str(),
                     j.created.c_str(), j.finished.empty() ? "-" : j.finished.c_str(),
                     (long long)j.games_done, j.path.c_str());
       return common::ExitCode::kSuccess;

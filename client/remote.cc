@@ -201,6 +201,7 @@ JobStatus FromJob(const v1::Job& job) {
   out.errors = job.errors();
   out.disagreements = job.disagreements();
   out.error = job.error();
+  out.paused = job.paused();
   out.tablebase = job.options().tablebase();
   out.seconds = job.seconds();
   out.created = TimeText(job.created());

@@ -56,6 +56,7 @@ std::string JobJson(const v1::Job& j) {
   o.Add("errors", j.errors());
   o.Add("disagreements", j.disagreements());
   o.AddTextOrNull("error", j.error());
+  o.AddTextOrNull("paused", j.paused());
   o.AddRaw("options", OptionsJson(j.options()));
   o.AddRaw("seconds", absl::StrCat(j.seconds()));
   o.Add("created", Time(j.has_created(), j.created()));

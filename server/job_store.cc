@@ -1,7 +1,9 @@
 #include "server/job_store.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -36,6 +38,8 @@ absl::StatusOr<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path
         " is empty (0 bytes): its jobs are lost or it was truncated; move it away to start "
         "with no jobs"));
   }
+  std::error_code exists_error;
+  const bool created = !std::filesystem::exists(path, exists_error);
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
       SQLITE_OK) {
@@ -43,7 +47,7 @@ absl::StatusOr<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path
     sqlite3_close(db);
     return absl::InternalError(absl::StrCat("job database ", path, ": ", message));
   }
-  std::unique_ptr<JobStore> store(new JobStore(db));
+  std::unique_ptr<JobStore> store(new JobStore(db, path, created));
   // WAL: readers (result streams) do not block the writer. synchronous
   // NORMAL survives a killed process (the case the coordinator is built
   // for); only an OS crash may lose the last commits, which are then redone.
@@ -88,6 +92,11 @@ absl::StatusOr<std::unique_ptr<JobStore>> JobStore::Open(const std::string& path
         "job database ", path, " has schema version ", *version, "; this coordinator reads ",
         kSchemaVersion, " (written by a newer version?)"));
   }
+  struct stat opened;
+  if (::stat(path.c_str(), &opened) != 0)
+    return absl::InternalError(absl::StrCat("job database ", path, ": cannot stat it"));
+  store->device_ = opened.st_dev;
+  store->inode_ = opened.st_ino;
   if (string_wire) {
     const std::string set_version = absl::StrCat("PRAGMA user_version=", kSchemaVersion);
     if (absl::Status s = store->Exec(set_version.c_str()); !s.ok())
@@ -120,11 +129,29 @@ absl::Status JobStore::Exec(const char* sql) {
   return absl::OkStatus();
 }
 
+absl::Status JobStore::CheckIdentity() {
+  struct stat now;
+  const bool same =
+      ::stat(path_.c_str(), &now) == 0 && now.st_dev == device_ && now.st_ino == inode_;
+  if (same) return absl::OkStatus();
+  if (!identity_lost_logged_) {
+    identity_lost_logged_ = true;
+    std::fprintf(stderr,
+                 "arbiter-coordinator: the job database %s was deleted or replaced while this "
+                 "coordinator ran: nothing more is written; restore the file and restart\n",
+                 path_.c_str());
+  }
+  return absl::FailedPreconditionError(
+      "the job database was deleted or replaced while the coordinator ran; nothing more is "
+      "written until it is restored and the coordinator restarted");
+}
+
 absl::Status JobStore::Create(const v1::Job& job) { return Commit(job, {}); }
 
 absl::Status JobStore::Commit(const v1::Job& job,
                               const std::vector<std::pair<int64_t, std::string>>& verdicts) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = CheckIdentity(); !s.ok()) return s;
   if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
   auto rollback = [&](absl::Status s) {
     Exec("ROLLBACK").IgnoreError();
@@ -159,6 +186,7 @@ absl::Status JobStore::Commit(const v1::Job& job,
 
 absl::Status JobStore::Delete(const std::string& id) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (absl::Status s = CheckIdentity(); !s.ok()) return s;
   if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
   for (const char* sql : {"DELETE FROM verdicts WHERE job = ?", "DELETE FROM jobs WHERE id = ?"}) {
     Statement del;

@@ -5,6 +5,8 @@
 // progress that counts them, so a resumed job neither loses nor repeats one.
 #pragma once
 
+#include <sys/types.h>
+
 #include <memory>
 #include <mutex>
 #include <string>
@@ -22,6 +24,8 @@ class JobStore {
  public:
   // Opens or creates `path`. INTERNAL with SQLite's message on failure.
   static absl::StatusOr<std::unique_ptr<JobStore>> Open(const std::string& path);
+  // Whether Open created the file (there was none at `path`).
+  bool created() const { return created_; }
   ~JobStore();
   JobStore(const JobStore&) = delete;
   JobStore& operator=(const JobStore&) = delete;
@@ -39,7 +43,14 @@ class JobStore {
                                                     int64_t limit);
 
  private:
-  explicit JobStore(sqlite3* db) : db_(db) {}
+  JobStore(sqlite3* db, std::string path, bool created)
+      : db_(db), path_(std::move(path)), created_(created) {}
+  // FAILED_PRECONDITION once the file at path_ is no longer the one opened
+  // (deleted, or replaced by another): SQLite would go on writing into the
+  // open, unlinked file, and every commit would be lost at the next start.
+  // Checked before each write (needs mu_). The message names no path (it
+  // reaches clients as a job's pause); the log has it, once.
+  absl::Status CheckIdentity();
   absl::Status Exec(const char* sql);
   // The first column of the first row `sql` gives, as text.
   absl::StatusOr<std::string> Text(const char* sql);
@@ -47,6 +58,11 @@ class JobStore {
 
   std::mutex mu_;  // one connection, used by one thread at a time
   sqlite3* db_;
+  const std::string path_;
+  const bool created_;
+  dev_t device_ = 0;  // of the file opened
+  ino_t inode_ = 0;
+  bool identity_lost_logged_ = false;
 };
 
 }  // namespace arbiter::coordinator

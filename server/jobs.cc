@@ -73,6 +73,26 @@ absl::StatusOr<std::unique_ptr<Jobs>> Jobs::Open(Dispatcher& dispatcher, JobsOpt
   if (!store.ok()) return store.status();
   absl::StatusOr<std::vector<v1::Job>> saved = (*store)->Jobs();
   if (!saved.ok()) return saved.status();
+  // A new database beside uploads: the database that listed their jobs was
+  // lost (deleted, or the directory half restored). Starting would delete
+  // the uploads as strays and acknowledge jobs that are gone.
+  if ((*store)->created()) {
+    std::error_code ec;
+    size_t uploads = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(options.dir + "/uploads", ec)) {
+      (void)entry;
+      ++uploads;
+    }
+    if (uploads > 0) {
+      store->reset();  // closed first, then the file it made removed
+      for (const char* suffix : {"", "-wal", "-shm"})
+        std::filesystem::remove(options.dir + "/jobs.sqlite" + suffix, ec);
+      return absl::FailedPreconditionError(absl::StrCat(
+          "job directory ", options.dir, ": jobs.sqlite is new but uploads/ holds ", uploads,
+          " files: the job database that listed them is missing; restore it, or move ", options.dir,
+          "/uploads away to start with no jobs"));
+    }
+  }
   std::unique_ptr<Jobs> jobs(new Jobs(dispatcher, std::move(options), *std::move(store)));
   {
     std::lock_guard<std::mutex> lock(jobs->mu_);
@@ -312,18 +332,18 @@ void Jobs::Execute(std::shared_ptr<Job> job) {
     for (;;) {
       counted.set_games_read(job->state.games_read());
       counted.set_seconds(job->Snapshot().seconds());
-      counted.clear_error();
+      counted.clear_paused();
       const absl::Status s = store_->Commit(counted, pending);
       if (s.ok()) break;
       // A full disk passes: the job waits for room instead of failing.
       Log(id, s);
-      job->state.set_error(absl::StrCat("paused, the job database refuses writes: ", s.message()));
+      job->state.set_paused(absl::StrCat("the job database refuses writes: ", s.message()));
       changed_.notify_all();
       changed_.wait_for(lock, retry, [&] { return stopping_ || job->cancel_requested; });
       if (stopping_ || job->cancel_requested) return false;
       retry = std::min<std::chrono::seconds>(retry * 2, kLongestCommitRetry);
     }
-    job->state.clear_error();
+    job->state.clear_paused();
     job->state.set_games_done(counted.games_done());
     job->state.set_errors(counted.errors());
     job->state.set_disagreements(counted.disagreements());

@@ -140,6 +140,70 @@ TEST_F(Cluster, AnEmptyOrDamagedJobDatabaseStopsTheStart) {
   }
 }
 
+// The job database deleted mid-job: the coordinator notices at its next
+// commit; the job pauses with that reason (never "done" into the unlinked
+// file), new submissions are refused, and a restart beside the surviving
+// uploads/ is refused rather than starting from nothing.
+TEST_F(Cluster, AJobDatabaseDeletedMidJobPausesItsJobsAndStopsTheRestart) {
+  // 10,000 games: long enough to delete the file while the job runs.
+  const std::string games = Path("many.pgn");
+  {
+    const std::string sample = ReadFile(kSample);
+    std::ofstream out(games);
+    for (int i = 0; i < 2000; ++i) out << sample << "\n";
+  }
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w});
+  ASSERT_GT(c, 0);
+  const std::string client =
+      absl::StrCat("env -u ARBITER_SYZYGY ", kBin, "/arbiter --coordinator ", Address(c), " job ");
+  testing::CommandResult submit = testing::RunCommand(client + "submit " + games);
+  ASSERT_EQ(submit.exit_code, 0) << submit.out;
+  const std::string id = submit.out.substr(0, submit.out.find('\n'));
+  const std::regex done_re(" ([0-9]+) games ruled");
+  int64_t done = 0;
+  for (int i = 0; i < 3000 && done < 100; ++i) {
+    std::this_thread::sleep_for(milliseconds(10));
+    testing::CommandResult state = testing::RunCommand(client + "watch " + id + " | head -1");
+    std::smatch m;
+    if (std::regex_search(state.out, m, done_re)) done = std::stoll(m[1]);
+  }
+  ASSERT_GE(done, 100);
+  const std::string db = Path("jobs/jobs.sqlite");
+  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(db + suffix);
+
+  std::string listed;
+  for (int i = 0; i < 200 && listed.find("paused: ") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(milliseconds(50));
+    listed = testing::RunCommand(client + "list").out;
+  }
+  EXPECT_PRED_FORMAT2(testing::Contains, listed,
+                      "paused: the job database refuses writes: the job database was deleted or "
+                      "replaced while the coordinator ran");
+  EXPECT_EQ(listed.find(Path("")), std::string::npos) << "a server path reached the client";
+  // It stays paused, not done: no commit goes into the unlinked file.
+  std::this_thread::sleep_for(milliseconds(1500));
+  testing::CommandResult again = testing::RunCommand(client + "list");
+  EXPECT_PRED_FORMAT2(testing::Contains, again.out, "paused: ");
+  EXPECT_EQ(again.out.find("\tdone\t"), std::string::npos) << again.out;
+  testing::CommandResult refused = testing::RunCommand(client + "submit " + kSample + " 2>&1");
+  EXPECT_NE(refused.exit_code, 0) << refused.out;
+  EXPECT_PRED_FORMAT2(testing::Contains, refused.out, "deleted or replaced");
+  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")),
+                      db + " was deleted or replaced");
+
+  coordinator_->Kill(SIGTERM);
+  EXPECT_LE(StartCoordinator({w}), 0) << "started on a new database beside the uploads";
+  int status = 0;
+  ASSERT_TRUE(coordinator_->Wait(milliseconds(10000), &status));
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0);
+  const std::string log = ReadFile(Path("coordinator.log"));
+  EXPECT_PRED_FORMAT2(testing::Contains, log, "jobs.sqlite is new but uploads/ holds 1 files");
+  EXPECT_TRUE(fs::exists(Path("jobs/uploads/") + id)) << "the upload was removed";
+  EXPECT_FALSE(fs::exists(db)) << "the refused start left a new database behind";
+}
+
 // A job database of the string-typed wire (schema version 1, before
 // 2026-12-01) holding jobs stops the start with what to do, rather than
 // serving verdicts this version would misread; emptied, it is upgraded.

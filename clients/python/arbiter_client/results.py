@@ -550,6 +550,7 @@ class Job:
     errors: int  #: records that could not be read or replayed
     disagreements: int
     error: Optional[str]  #: why the job failed
+    paused: Optional[str]  #: why a running job makes no progress now
     seconds: float
     created: Optional[datetime.datetime]
     finished: Optional[datetime.datetime]  #: None while running
@@ -568,6 +569,7 @@ class Job:
             errors=j.errors,
             disagreements=j.disagreements,
             error=j.error or None,
+            paused=j.paused or None,
             seconds=j.seconds,
             created=_timestamp(j, "created"),
             finished=_timestamp(j, "finished"),
