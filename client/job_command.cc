@@ -39,7 +39,8 @@ struct JobOptions {
   std::vector<std::string> syzygy;
   VerdictFormat format = VerdictFormat::kText;
   int64_t from = 1;
-  int64_t limit = 0;  // the coordinator's default
+  int64_t limit = 0;    // the coordinator's default
+  bool follow = false;  // job results: until a running job ends
   const ConnectionOptions* connection = nullptr;
 };
 
@@ -136,16 +137,25 @@ common::ExitCode RunJob(Verb verb, JobOptions& o) {
   absl::StatusOr<JobStatus> job = remote.GetJob(id);
   if (!job.ok()) return common::Fail(kProgram, job.status());
   VerdictPrinter printer(o.format, job->tablebase, stdout);
-  if (absl::Status s = remote.JobResults(id, o.from, [&](GameVerdict& v) { printer.Print(v); });
+  if (absl::Status s =
+          remote.JobResults(id, o.from, o.follow, [&](GameVerdict& v) { printer.Print(v); });
       !s.ok())
     return common::Fail(kProgram, s);
   // The summary of what was printed, with the job's running time.
   absl::StatusOr<JobStatus> end = remote.GetJob(id);
   if (!end.ok()) return common::Fail(kProgram, end.status());
   printer.End(end->seconds);
-  // A failed or cancelled job's verdicts are printed, but not as a whole run.
+  // A failed or cancelled job's verdicts are printed, but not as a whole
+  // run; nor a running job's, without --follow.
   if (end->state == JobState::kFailed || end->state == JobState::kCancelled)
     return common::Fail(kProgram, absl::AbortedError(Progress(*end)));
+  if (end->state == JobState::kRunning)
+    return common::Fail(kProgram,
+                        absl::UnavailableError(absl::StrCat(
+                            "the job is still running; these are its verdicts so far (--follow "
+                            "waits for the rest): ",
+                            Progress(*end))),
+                        common::ExitCode::kFindings);
   return common::ExitCode::kSuccess;
 }
 
@@ -174,7 +184,8 @@ Command AddJob(CLI::App& arbiter, ConnectionOptions* connection) {
             "the coordinator has stored it")},
       {Verb::kWatch,
        verb("watch", "ID", "Print the job's progress until it ends (exit 0 when done)")},
-      {Verb::kResults, verb("results", "ID", "Print the job's records and summary as verify does")},
+      {Verb::kResults,
+       verb("results", "ID", "Print the job's committed records and their summary as verify does")},
       {Verb::kList,
        verb("list", "", "List jobs newest first: id, state, created, finished, games, file")},
       {Verb::kCancel, verb("cancel", "ID", "Stop a running job (its verdicts stay)")},
@@ -188,6 +199,9 @@ Command AddJob(CLI::App& arbiter, ConnectionOptions* connection) {
   common::AddSyzygyOption(submit, &o->syzygy)
       ->description("Ask the workers to probe their own Syzygy tables (repeatable)");
   CLI::App& results = *verbs.at(Verb::kResults);
+  common::AddFlag(results, "--follow", &o->follow,
+                  "Also print what a running job rules later, until it ends (without it:\n"
+                  "what is committed now, and exit 1 when the job is still running)");
   common::AddChecked(
       results, "--format",
       [o](const std::string& name) {

@@ -276,10 +276,10 @@ absl::StatusOr<JobStatus> RemoteArbiter::WatchJob(
   return FromJob(*last);
 }
 
-absl::Status RemoteArbiter::JobResults(const std::string& id, int64_t first_game,
+absl::Status RemoteArbiter::JobResults(const std::string& id, int64_t first_game, bool follow,
                                        const std::function<void(GameVerdict&)>& deliver) {
   ConvertingSink sink(impl_->client.name(), deliver);
-  return sink.Result(impl_->client.JobResults(id, first_game, std::ref(sink)));
+  return sink.Result(impl_->client.JobResults(id, first_game, follow, std::ref(sink)));
 }
 
 }  // namespace arbiter::cli

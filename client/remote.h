@@ -115,7 +115,7 @@ class RemoteArbiter {
                                      const std::function<void(const JobStatus&)>& update);
   // The job's verdicts from the 1-based `first_game` on, in input order,
   // following a running job to its end.
-  absl::Status JobResults(const std::string& id, int64_t first_game,
+  absl::Status JobResults(const std::string& id, int64_t first_game, bool follow,
                           const std::function<void(GameVerdict&)>& deliver);
 
  private:

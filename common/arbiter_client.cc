@@ -210,12 +210,13 @@ absl::StatusOr<v1::Job> ArbiterClient::WatchJob(const std::string& id,
   return *last;
 }
 
-absl::Status ArbiterClient::JobResults(const std::string& id, int64_t first_game,
+absl::Status ArbiterClient::JobResults(const std::string& id, int64_t first_game, bool follow,
                                        const std::function<bool(const v1::GameVerdict&)>& deliver,
                                        const Call& call) {
   v1::GetJobResultsRequest request;
   request.set_id(id);
   request.set_first_game(first_game);
+  request.set_follow(follow);
   grpc::ClientContext ctx;
   Prepare(ctx, call);
   auto reader = stub_->GetJobResults(&ctx, request);

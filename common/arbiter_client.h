@@ -59,9 +59,10 @@ class ArbiterClient {
   absl::StatusOr<v1::Job> WatchJob(const std::string& id,
                                    const std::function<void(const v1::Job&)>& update,
                                    const Call& call = {});
-  // The job's verdicts from `first_game` on; `deliver` returning false
-  // cancels the call.
-  absl::Status JobResults(const std::string& id, int64_t first_game,
+  // The job's verdicts from `first_game` on, those committed now or, with
+  // `follow`, until a running job ends; `deliver` returning false cancels
+  // the call.
+  absl::Status JobResults(const std::string& id, int64_t first_game, bool follow,
                           const std::function<bool(const v1::GameVerdict&)>& deliver,
                           const Call& call = {});
 

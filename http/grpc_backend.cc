@@ -88,7 +88,8 @@ absl::Status GrpcBackend::DeleteJob(const std::string& id) { return client_.Dele
 
 absl::Status GrpcBackend::JobResults(const std::string& id, int64_t first_game,
                                      const VerdictSink& deliver) {
-  return client_.JobResults(id, first_game, deliver);
+  // The HTTP route follows a running job to its end (docs/http.md).
+  return client_.JobResults(id, first_game, /*follow=*/true, deliver);
 }
 
 }  // namespace arbiter::http

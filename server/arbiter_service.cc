@@ -283,7 +283,7 @@ grpc::Status ArbiterService::GetJobResults(grpc::ServerContext* ctx,
   absl::StatusOr<std::unique_ptr<StreamGuard::Slot>> slot = streams_.Open(ctx);
   if (!slot.ok()) return ToGrpc(slot.status());
   return ToGrpc(jobs_.Results(
-      request->id(), request->first_game(),
+      request->id(), request->first_game(), request->follow(),
       [&](const v1::GameVerdict& v) { return GuardedWrite(**slot, *writer, v); },
       [&] { return ctx->IsCancelled(); }));
 }

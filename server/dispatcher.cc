@@ -217,6 +217,7 @@ Dispatcher::~Dispatcher() {
     for (auto& [address, e] : endpoints_) e->state_changed.notify_all();
   }
   work_.notify_all();
+  watch_.notify_all();
   if (resolver_.joinable()) resolver_.join();
   if (watcher_.joinable()) watcher_.join();
   std::vector<std::thread> threads;
@@ -402,7 +403,9 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
 void Dispatcher::Watch() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stopping_) {
-    work_.wait_for(lock, std::chrono::milliseconds(250));
+    // Its own condition: on work_, a notify_one meant for a sender (a game
+    // queued) could wake this thread instead, and the game would wait.
+    watch_.wait_for(lock, std::chrono::milliseconds(250), [&] { return stopping_; });
     if (stopping_) break;
     const auto now = Clock::now();
     if (workers_up_locked() > 0) {
@@ -632,6 +635,7 @@ void Dispatcher::Stop() {
     for (auto& [address, e] : endpoints_) e->state_changed.notify_all();
   }
   work_.notify_all();
+  watch_.notify_all();
   for (const std::shared_ptr<Run>& run : runs) {
     {
       std::lock_guard<std::mutex> lock(mu_);

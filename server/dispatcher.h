@@ -188,6 +188,7 @@ class Dispatcher {
   std::string dns_name_, dns_port_;
   std::thread resolver_;
   std::thread watcher_;
+  std::condition_variable watch_;  // stopping (wakes Watch)
   // Since when no worker has been up (unset while one is).
   std::optional<std::chrono::steady_clock::time_point> no_worker_since_;
   std::vector<std::thread> threads_;  // endpoint managers and senders

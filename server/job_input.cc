@@ -20,7 +20,7 @@ absl::StatusOr<JobInput> ResolveJobInput(const std::string& input_dir,
   const fs::path root = fs::canonical(input_dir, ec);
   if (ec)
     return absl::FailedPreconditionError(
-        absl::StrCat("--job-input-dir ", input_dir, ": ", ec.message()));
+        absl::StrCat("this coordinator's --job-input-dir cannot be read: ", ec.message()));
   // One message for every path outside: whether it exists is not told.
   const absl::Status outside = absl::PermissionDeniedError(
       absl::StrCat(requested, " is not a file under this coordinator's --job-input-dir"));

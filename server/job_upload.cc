@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -12,8 +13,13 @@
 namespace arbiter::coordinator {
 namespace {
 
+// The client is told what failed, not where: the path is the operator's,
+// and goes to the log.
 absl::Status WriteError(const std::string& path, int error) {
-  const std::string what = absl::StrCat("storing the upload in ", path, ": ", std::strerror(error));
+  std::fprintf(stderr, "arbiter-coordinator: storing an upload in %s: %s\n", path.c_str(),
+               std::strerror(error));
+  const std::string what =
+      absl::StrCat("the coordinator could not store the upload: ", std::strerror(error));
   return error == ENOSPC || error == EDQUOT || error == EFBIG ? absl::ResourceExhaustedError(what)
                                                               : absl::InternalError(what);
 }

@@ -294,7 +294,17 @@ void Jobs::Execute(std::shared_ptr<Job> job) {
       path.ok() ? ByteSource::Open(*path) : path.status();
   if (!source.ok()) {
     run->Cancel();
-    return finish(v1::Job::STATE_FAILED, std::string(source.status().message()));
+    // The job's error is read by clients: the input as they named it, not
+    // the coordinator's path to it (which goes to the log).
+    Log(id, source.status());
+    std::string why(source.status().message());
+    if (path.ok()) {
+      const std::string prefix = *path + ": ";
+      why = why.starts_with(prefix) ? why.substr(prefix.size())
+                                    : absl::StatusCodeToString(source.status().code());
+      why = absl::StrCat(spec.path(), " cannot be read: ", why);
+    }
+    return finish(v1::Job::STATE_FAILED, why);
   }
 
   // Reading feeds the run; this thread commits verdicts as they come, in order.
@@ -513,7 +523,7 @@ absl::Status Jobs::Watch(const std::string& id, const std::function<bool(const v
   }
 }
 
-absl::Status Jobs::Results(const std::string& id, int64_t first_game,
+absl::Status Jobs::Results(const std::string& id, int64_t first_game, bool follow,
                            const std::function<bool(const v1::GameVerdict&)>& send,
                            const std::function<bool()>& client_gone) {
   std::shared_ptr<Job> job = Find(id);
@@ -527,7 +537,7 @@ absl::Status Jobs::Results(const std::string& id, int64_t first_game,
       std::unique_lock<std::mutex> lock(mu_);
       for (;;) {
         const bool ready = changed_.wait_for(lock, kClientCheck, [&] {
-          return stopping_ || job->state.games_done() > next || !Running(job->state) ||
+          return stopping_ || !follow || job->state.games_done() > next || !Running(job->state) ||
                  !jobs_.count(id);
         });
         if (stopping_) return absl::UnavailableError("the coordinator is stopping");
@@ -552,7 +562,7 @@ absl::Status Jobs::Results(const std::string& id, int64_t first_game,
         if (client_gone() || !send(verdict)) return absl::OkStatus();
       }
     }
-    if (!running) return absl::OkStatus();
+    if (!running || !follow) return absl::OkStatus();
   }
 }
 

@@ -63,10 +63,10 @@ class Jobs {
   // `send` returns false or `client_gone` returns true.
   absl::Status Watch(const std::string& id, const std::function<bool(const v1::Job&)>& send,
                      const std::function<bool()>& client_gone);
-  // Calls `send` with each verdict from the 1-based `first_game` on,
-  // following a running job, until the job ends, `send` returns false or
-  // `client_gone` returns true.
-  absl::Status Results(const std::string& id, int64_t first_game,
+  // Calls `send` with each verdict from the 1-based `first_game` on: those
+  // committed now, or with `follow` those a running job commits later too,
+  // until the job ends; until `send` returns false or `client_gone` true.
+  absl::Status Results(const std::string& id, int64_t first_game, bool follow,
                        const std::function<bool(const v1::GameVerdict&)>& send,
                        const std::function<bool()>& client_gone);
 

@@ -455,7 +455,7 @@ TEST_F(Cluster, AttachedJobClientsDoNotHoldTheCoordinator) {
   // its own, but none may stay per call (before, each held one).
   testing::CommandResult quitters =
       testing::RunCommand(absl::StrCat("for i in $(seq 60); do timeout -s KILL 0.5 ", remote,
-                                       "results ", id, " >/dev/null 2>&1 & done; wait"));
+                                       "results --follow ", id, " >/dev/null 2>&1 & done; wait"));
   int64_t threads_after = 0;
   for (int i = 0; i < 50; ++i) {
     std::this_thread::sleep_for(milliseconds(100));
@@ -465,7 +465,13 @@ TEST_F(Cluster, AttachedJobClientsDoNotHoldTheCoordinator) {
   EXPECT_LE(threads_after, threads_before + 15)
       << "threads before: " << threads_before << ", after the clients left: " << threads_after;
 
-  Process results({"/bin/sh", "-c", remote + "results " + id}, Path("results.log"));
+  // No worker: the job makes no progress. Without --follow its results are
+  // what is committed (nothing) and end at once, saying the job runs.
+  testing::CommandResult now =
+      testing::RunCommand("timeout 20 " + remote + "results " + id + " 2>&1");
+  EXPECT_EQ(now.exit_code, 1) << now.out;
+  EXPECT_PRED_FORMAT2(testing::Contains, now.out, "the job is still running");
+  Process results({"/bin/sh", "-c", remote + "results --follow " + id}, Path("results.log"));
   Process watch({"/bin/sh", "-c", remote + "watch " + id}, Path("watch.log"));
   std::this_thread::sleep_for(milliseconds(500));
   coordinator_->Signal(SIGTERM);

@@ -333,8 +333,8 @@ class Arbiter:
             if close:
                 stream.close()
 
-    def _results(self, job_id: str, first_game: int = 0) -> Iterator[Verdict]:
-        request = _api.GetJobResultsRequest(id=job_id, first_game=first_game)
+    def _results(self, job_id: str, first_game: int = 0, follow: bool = True) -> Iterator[Verdict]:
+        request = _api.GetJobResultsRequest(id=job_id, first_game=first_game, follow=follow)
         try:
             for v in self._stub.GetJobResults(request, timeout=self._stream_timeout):
                 yield Verdict.from_proto(v)
@@ -455,10 +455,11 @@ class Jobs:
         response = a._unary(a._stub.ListJobs, _api.ListJobsRequest(limit=limit))
         return [Job.from_proto(j) for j in response.jobs]
 
-    def results(self, job_id: str, first_game: int = 1) -> Iterator[Verdict]:
+    def results(self, job_id: str, first_game: int = 1, follow: bool = True) -> Iterator[Verdict]:
         """The job's verdicts in input order from ``first_game`` (1-based) on;
-        while it runs, the stream follows it and ends when it does."""
-        return self._arbiter._results(job_id, first_game)
+        with ``follow`` (the default) the stream follows a running job and
+        ends when it does, without it it ends after those committed now."""
+        return self._arbiter._results(job_id, first_game, follow)
 
     def watch(self, job_id: str) -> Iterator[Job]:
         """The job now, then at every change of progress until it ends."""
