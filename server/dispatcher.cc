@@ -8,6 +8,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/serving.h"
 #include "core/util/text_encoding.h"
@@ -77,6 +78,8 @@ struct Dispatcher::Endpoint {
   // Why its last probe failed ("" once it answers): logged when it changes,
   // and named to a client whose run found no worker.
   std::string last_failure;
+  // Its Syzygy tables, from Info (WorkerInfo.syzygy_digest; "" = none).
+  std::string syzygy_digest;
   int senders = 0;
   int in_flight = 0;
   // The calls in flight to it, cancelled when the watchdog finds it hung.
@@ -386,6 +389,7 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
       std::fprintf(stderr, "arbiter-coordinator: worker %s answers\n", e->address.c_str());
     e->last_failure.clear();
     e->up = true;
+    e->syzygy_digest = info.syzygy_digest();
     seen_any_ = true;
     // One batch more than the worker computes at once hides the round trip.
     const int wanted = std::max(1, info.threads()) + 1;
@@ -426,6 +430,21 @@ void Dispatcher::Watch() {
   }
 }
 
+std::string Dispatcher::TablesMismatchLocked() const {
+  std::map<std::string, std::vector<std::string>> by_set;
+  for (const auto& [address, e] : endpoints_)
+    if (e->up && !e->removed) by_set[e->syzygy_digest].push_back(address);
+  if (by_set.size() < 2) return "";
+  std::string out =
+      "the workers hold different Syzygy tables, so a verdict would depend on which worker "
+      "ruled its game; give them the same files:";
+  for (const auto& [digest, addresses] : by_set)
+    absl::StrAppend(&out, " ", absl::StrJoin(addresses, ", "), ": ",
+                    digest.empty() ? "no tables" : digest, ";");
+  out.pop_back();
+  return out;
+}
+
 std::string Dispatcher::WhyNoWorkerLocked() const {
   std::string out;
   for (const auto& [address, e] : endpoints_) {
@@ -459,6 +478,15 @@ bool Dispatcher::TakeBatch(const Endpoint& e, Batch* batch) {
     const size_t i = (next_run_ + k) % n;
     std::shared_ptr<Run> run = runs_[i].lock();
     if (!run || run->cancelled_ || run->queue_.empty()) continue;
+    // Probes answer from the worker's own tables: with workers that hold
+    // different sets, a verdict would depend on which worker took its game.
+    if (run->options_.tablebase()) {
+      if (std::string why = TablesMismatchLocked(); !why.empty()) {
+        run->status_ = absl::FailedPreconditionError(why);
+        run->CancelLocked();
+        continue;
+      }
+    }
     // Games that failed on this worker go elsewhere when there is elsewhere.
     const bool elsewhere = OtherWorkerUp(e.id);
     if (run->queue_.front().avoid == e.id && elsewhere) continue;

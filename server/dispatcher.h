@@ -160,6 +160,9 @@ class Dispatcher {
   void Watch();
   // "ADDRESS: reason; ..." for the workers that are not up (needs mu_).
   std::string WhyNoWorkerLocked() const;
+  // Why a run with tablebase probes cannot be ruled on the workers up now
+  // (they hold different Syzygy sets), or "" (needs mu_).
+  std::string TablesMismatchLocked() const;
   void Manage(std::shared_ptr<Endpoint> e);
   void Send(std::shared_ptr<Endpoint> e);
   // Takes a batch for `e` from some run, or returns false (needs mu_).

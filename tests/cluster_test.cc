@@ -471,6 +471,42 @@ TEST_F(Cluster, VerifyWithNoReachableWorkerEndsNamingEachReason) {
                       absl::StrCat("worker ", Address(tls), " does not answer: "));
 }
 
+// Workers with different Syzygy sets: a run that probes them is refused,
+// naming each worker's set, instead of verdicts that depend on which worker
+// took which batch; a run without probes goes on.
+TEST_F(Cluster, WorkersWithDifferentSyzygyTablesAreRefusedForProbingRuns) {
+  const std::string shared = testing::SharedDir();
+  if (shared.empty() || !fs::exists(shared + "/syzygy"))
+    GTEST_SKIP() << "../shared/syzygy is absent (set ARBITER_SHARED)";
+  const std::string all = shared + "/syzygy";
+  const std::string some = Path("some-syzygy");
+  fs::create_directories(some);
+  int n = 0;
+  for (const auto& entry : fs::directory_iterator(all))
+    if (n++ % 2 == 0)
+      fs::create_symlink(entry.path(), some + "/" + entry.path().filename().string());
+  const int a = StartWorker(0, 0, {"--syzygy", all});
+  const int b = StartWorker(1, 0, {"--syzygy", some});
+  ASSERT_GT(a, 0);
+  ASSERT_GT(b, 0);
+  const int metrics = FreePort();
+  const int c = StartCoordinator({a, b}, {"--metrics", Address(metrics)});
+  ASSERT_GT(c, 0);
+  ASSERT_TRUE(WaitForWorkersUp(metrics, 2)) << Metrics(metrics);
+  const std::string client = absl::StrCat("env -u ARBITER_SYZYGY timeout 60 ", kBin,
+                                          "/arbiter --coordinator ", Address(c));
+  testing::CommandResult probing = testing::RunCommand(
+      absl::StrCat(client, " verify ", kSample, " --syzygy ", all, " --format jsonl 2>&1"));
+  EXPECT_EQ(probing.exit_code, 2) << probing.out;
+  EXPECT_PRED_FORMAT2(testing::Contains, probing.out, "the workers hold different Syzygy tables");
+  EXPECT_PRED_FORMAT2(testing::Contains, probing.out, Address(a) + ": ");
+  EXPECT_PRED_FORMAT2(testing::Contains, probing.out, Address(b) + ": ");
+  testing::CommandResult plain =
+      testing::RunCommand(absl::StrCat(client, " verify ", kSample, " --format jsonl"));
+  EXPECT_EQ(plain.exit_code, 0) << plain.out;
+  EXPECT_EQ(WithoutTiming(plain.out), WithoutTiming(VerifyEmbedded(kSample).out));
+}
+
 // Certificates and tokens are rotated by replacing their files: within a few
 // seconds the coordinator serves the new certificate and accepts only the
 // new tokens, without a restart.

@@ -114,6 +114,7 @@ grpc::Status WorkerService::Info(grpc::ServerContext*, const v1::InfoRequest*,
                                  v1::WorkerInfo* out) {
   out->set_threads(threads_);
   out->set_syzygy_files(engine_.tables() ? engine_.tables()->wdl_files() : 0);
+  if (engine_.tables()) out->set_syzygy_digest(engine_.tables()->digest());
   out->set_syzygy_pieces(engine_.tables() ? engine_.tables()->largest() : 0);
   out->set_version(common::BuildVersion());
   return grpc::Status::OK;

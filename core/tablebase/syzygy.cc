@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <random>
 #include <unordered_map>
@@ -326,6 +327,37 @@ std::string MaterialName(const Position& pos) {
   return name;
 }
 
+namespace {
+
+// SyzygyTablebase::digest(): names and sizes of the table files, each name
+// from the first directory that has it.
+std::string TablesDigest(const std::vector<std::string>& dirs) {
+  namespace fs = std::filesystem;
+  std::map<std::string, uintmax_t> files;
+  for (const std::string& d : dirs) {
+    std::error_code ec;
+    for (fs::directory_iterator it(d, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec)) {
+      const fs::path& p = it->path();
+      if (p.extension() != ".rtbw" && p.extension() != ".rtbz") continue;
+      std::error_code size_error;
+      const uintmax_t size = fs::file_size(p, size_error);
+      if (!size_error) files.emplace(p.filename().string(), size);
+    }
+  }
+  uint64_t h = 14695981039346656037ull;
+  auto mix = [&](std::string_view bytes) {
+    for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  };
+  for (const auto& [name, size] : files) {
+    mix(name);
+    mix(absl::StrCat(":", size, "\n"));
+  }
+  return absl::StrCat(files.size(), " files, ", absl::Hex(h, absl::kZeroPad16));
+}
+
+}  // namespace
+
 absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> SyzygyTablebase::Open(
     std::vector<std::string> dirs) {
   namespace fs = std::filesystem;
@@ -385,6 +417,7 @@ absl::StatusOr<std::shared_ptr<const SyzygyTablebase>> SyzygyTablebase::Open(
   tb->fathom_path_ = fathom_path;
   tb->largest_ = int(TB_LARGEST);
   tb->wdl_files_ = int(wdl_names.size());
+  tb->digest_ = TablesDigest(list);
 
   // Warm-up: map every WDL table now, from this thread, so that ProbeWdl
   // never maps one concurrently (Debian's Fathom has no locking there).

@@ -128,6 +128,12 @@ class SyzygyTablebase {
   const std::vector<std::string>& dirs() const { return dirs_; }
   // Number of WDL (.rtbw) files found.
   int wdl_files() const { return wdl_files_; }
+  // Which tables these are: a digest (FNV-1a, hex) of every .rtbw and .rtbz
+  // file's name and size, the first directory holding a name winning as in
+  // Fathom. Two sets with the same digest probe alike, unless a file of
+  // the right size is corrupt (neither Fathom nor this checks contents:
+  // hashing gigabytes at every start would cost minutes).
+  const std::string& digest() const { return digest_; }
 
   // WDL with the clock at 0. Thread-safe and lock-free.
   // Errors: InvalidArgument (castling rights, side not to move in check),
@@ -147,6 +153,7 @@ class SyzygyTablebase {
   std::string fathom_path_;
   int largest_ = 0;
   int wdl_files_ = 0;
+  std::string digest_;
   bool wdl_lock_free_ = true;  // every WDL table was mapped by Open()
 };
 
