@@ -445,19 +445,30 @@ absl::StatusOr<v1::Job> Jobs::Cancel(const std::string& id) {
 absl::Status Jobs::Delete(const std::string& id) {
   std::shared_ptr<Job> job = Find(id);
   if (!job) return absl::NotFoundError(absl::StrCat("no job ", id));
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (Running(job->state) || job->executing)
-      return absl::FailedPreconditionError(
-          absl::StrCat("job ", id, " is running: cancel it first"));
-    jobs_.erase(id);
-    changed_.notify_all();  // Results calls following it end
+  std::lock_guard<std::mutex> lock(mu_);
+  if (Running(job->state) || job->executing)
+    return absl::FailedPreconditionError(absl::StrCat("job ", id, " is running: cancel it first"));
+  // The job leaves the list only once the store has let it go: a delete
+  // that fails leaves it visible, and says why.
+  absl::Status deleted = store_->Delete(id);
+  std::error_code ec;
+  if (!deleted.ok() && job->state.uploaded() && std::filesystem::remove(UploadPath(id), ec)) {
+    // A full disk refuses even a delete (SQLite writes its log first): the
+    // upload, which an ended job no longer needs, makes the room.
+    Log(id, deleted);
+    deleted = store_->Delete(id);
+    if (!deleted.ok())
+      return absl::Status(
+          deleted.code(),
+          absl::StrCat("job ", id, " could not be deleted (", deleted.message(),
+                       "); its upload was removed to free space, its verdicts are kept"));
   }
-  if (absl::Status s = store_->Delete(id); !s.ok()) return s;
-  if (job->state.uploaded()) {
-    std::error_code ec;
-    std::filesystem::remove(UploadPath(id), ec);
-  }
+  if (!deleted.ok())
+    return absl::Status(deleted.code(), absl::StrCat("job ", id, " could not be deleted (",
+                                                     deleted.message(), "); it is kept"));
+  if (job->state.uploaded()) std::filesystem::remove(UploadPath(id), ec);
+  jobs_.erase(id);
+  changed_.notify_all();  // Results calls following it end
   return absl::OkStatus();
 }
 

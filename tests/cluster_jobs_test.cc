@@ -204,6 +204,58 @@ TEST_F(Cluster, AJobDatabaseDeletedMidJobPausesItsJobsAndStopsTheRestart) {
   EXPECT_FALSE(fs::exists(db)) << "the refused start left a new database behind";
 }
 
+// A job directory on a full disk (a 4 MB tmpfs): deleting an ended job
+// still works, its upload making the room SQLite needs, and the job leaves
+// the list only once the store has let it go.
+TEST_F(Cluster, DeletingOnAFullDiskFreesRoomOrKeepsTheJob) {
+  const std::string small = Path("small");
+  fs::create_directories(small);
+  if (testing::RunCommand("mount -t tmpfs -o size=4m tmpfs " + small + " 2>&1").exit_code != 0)
+    GTEST_SKIP() << "this machine does not let the test mount a tmpfs (root and mount "
+                    "permission are needed): the full-disk case did not run";
+  struct Unmount {
+    std::string dir;
+    ~Unmount() { testing::RunCommand("umount -l " + dir); }
+  } unmount{small};
+  const std::string games = Path("games.pgn");
+  {
+    const std::string sample = ReadFile(kSample);
+    std::ofstream out(games);
+    for (int i = 0; i < 150; ++i) out << sample << "\n";
+  }
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  coordinator_ = std::make_unique<Process>(
+      std::vector<std::string>{kBin + "/arbiter-coordinator", "--listen", "127.0.0.1:0",
+                               "--workers", Address(w), "--job-dir", small + "/jobs", "--port-file",
+                               Path("coordinator.port")},
+      Path("coordinator.log"));
+  const int c = WaitForPort(Path("coordinator.port"));
+  ASSERT_GT(c, 0);
+  const std::string client = absl::StrCat("env -u ARBITER_SYZYGY timeout 60 ", kBin,
+                                          "/arbiter --coordinator ", Address(c), " job ");
+  testing::CommandResult submit = testing::RunCommand(client + "submit " + games);
+  ASSERT_EQ(submit.exit_code, 0) << submit.out;
+  const std::string id = submit.out.substr(0, submit.out.find('\n'));
+  ASSERT_EQ(testing::RunCommand(client + "watch " + id).exit_code, 0);
+  ASSERT_TRUE(fs::exists(small + "/jobs/uploads/" + id));
+  // Fill the disk.
+  testing::RunCommand("dd if=/dev/zero of=" + small + "/filler bs=64k 2>/dev/null");
+  testing::CommandResult deleted = testing::RunCommand(client + "delete " + id + " 2>&1");
+  testing::CommandResult list = testing::RunCommand(client + "list");
+  if (deleted.exit_code == 0) {
+    EXPECT_EQ(list.out.find(id), std::string::npos) << "deleted, yet listed: " << list.out;
+    EXPECT_FALSE(fs::exists(small + "/jobs/uploads/" + id));
+  } else {
+    // Kept, and said why.
+    EXPECT_PRED_FORMAT2(testing::Contains, deleted.out, "could not be deleted");
+    EXPECT_PRED_FORMAT2(testing::Contains, list.out, id);
+  }
+  EXPECT_EQ(deleted.exit_code, 0) << "the upload should have made the room: " << deleted.out;
+  EXPECT_EQ(deleted.out.find(small), std::string::npos) << "a server path reached the client";
+  coordinator_->Kill(SIGTERM);
+}
+
 // A job database of the string-typed wire (schema version 1, before
 // 2026-12-01) holding jobs stops the start with what to do, rather than
 // serving verdicts this version would misread; emptied, it is upgraded.
