@@ -1,5 +1,7 @@
 #include "server/stream_guard.h"
 
+#include <malloc.h>
+
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
@@ -57,8 +59,16 @@ void StreamGuard::Reaper() {
 }
 
 StreamGuard::Slot::~Slot() {
-  std::lock_guard<std::mutex> lock(guard_.mu_);
-  guard_.open_.erase(entry_);
+  bool last;
+  {
+    std::lock_guard<std::mutex> lock(guard_.mu_);
+    guard_.open_.erase(entry_);
+    last = guard_.open_.empty();
+  }
+  // The last stream gone: glibc keeps what the streams' threads freed in
+  // their arenas (hundreds of MB after a burst of runs, each holding up to
+  // --max-outstanding games); hand it back to the system.
+  if (last) malloc_trim(0);
 }
 
 void StreamGuard::Slot::BeginWrite() {
