@@ -40,9 +40,20 @@ TEST_F(Cluster, AJobSurvivesACoordinatorKilledMidJob) {
   }
   ASSERT_GE(done, 1000);
   ASSERT_LT(done, 37221) << "the job ended before the kill";
+  // Its running time so far, which the restart must not reset.
+  const std::regex seconds_re(" ([0-9.]+) s");
+  auto seconds = [&](int port) {
+    testing::CommandResult state = testing::RunCommand(client(port) + "watch " + id + " | head -1");
+    std::smatch m;
+    return std::regex_search(state.out, m, seconds_re) ? std::stod(m[1]) : -1.0;
+  };
+  const double before_kill = seconds(c);
+  ASSERT_GT(before_kill, 0);
   coordinator_->Kill(SIGKILL);
   c = StartCoordinator(ports);
   ASSERT_GT(c, 0);
+  // Committed at most kCommitInterval (0.2 s) before the kill.
+  EXPECT_GE(seconds(c), before_kill - 0.5) << "the job's running time restarted";
   testing::CommandResult watch = testing::RunCommand(client(c) + "watch " + id);
   EXPECT_EQ(watch.exit_code, 0) << watch.out;
   testing::CommandResult results =
