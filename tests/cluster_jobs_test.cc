@@ -8,6 +8,21 @@
 namespace arbiter {
 namespace {
 
+// The games job `id` has ruled, polled with `job watch` (`job_client` is
+// the command up to and including "job ") until there are at least `n`, or
+// for 30 s at most.
+int64_t WaitForGamesDone(const std::string& job_client, const std::string& id, int64_t n) {
+  const std::regex done_re(" ([0-9]+) games ruled");
+  int64_t done = 0;
+  for (int i = 0; i < 3000 && done < n; ++i) {
+    std::this_thread::sleep_for(milliseconds(10));
+    testing::CommandResult state = testing::RunCommand(job_client + "watch " + id + " | head -1");
+    std::smatch m;
+    if (std::regex_search(state.out, m, done_re)) done = std::stoll(m[1]);
+  }
+  return done;
+}
+
 // Durable jobs: the coordinator is killed with SIGKILL mid-job and started
 // again on the same job directory; it resumes the job, the client
 // re-attaches by id, and the verdicts equal the embedded run's — none lost,
@@ -30,14 +45,7 @@ TEST_F(Cluster, AJobSurvivesACoordinatorKilledMidJob) {
   ASSERT_EQ(submit.exit_code, 0) << submit.out;
   const std::string id = submit.out.substr(0, submit.out.find('\n'));
   // Kill once a good part, but not all, is committed.
-  const std::regex done_re(" ([0-9]+) games ruled");
-  int64_t done = 0;
-  for (int i = 0; i < 3000 && done < 1000; ++i) {
-    std::this_thread::sleep_for(milliseconds(10));
-    testing::CommandResult state = testing::RunCommand(client(c) + "watch " + id + " | head -1");
-    std::smatch m;
-    if (std::regex_search(state.out, m, done_re)) done = std::stoll(m[1]);
-  }
+  const int64_t done = WaitForGamesDone(client(c), id, 1000);
   ASSERT_GE(done, 1000);
   ASSERT_LT(done, 37221) << "the job ended before the kill";
   // Its running time so far, which the restart must not reset.
@@ -172,15 +180,7 @@ TEST_F(Cluster, AJobDatabaseDeletedMidJobPausesItsJobsAndStopsTheRestart) {
   testing::CommandResult submit = testing::RunCommand(client + "submit " + games);
   ASSERT_EQ(submit.exit_code, 0) << submit.out;
   const std::string id = submit.out.substr(0, submit.out.find('\n'));
-  const std::regex done_re(" ([0-9]+) games ruled");
-  int64_t done = 0;
-  for (int i = 0; i < 3000 && done < 100; ++i) {
-    std::this_thread::sleep_for(milliseconds(10));
-    testing::CommandResult state = testing::RunCommand(client + "watch " + id + " | head -1");
-    std::smatch m;
-    if (std::regex_search(state.out, m, done_re)) done = std::stoll(m[1]);
-  }
-  ASSERT_GE(done, 100);
+  ASSERT_GE(WaitForGamesDone(client, id, 100), 100);
   const std::string db = Path("jobs/jobs.sqlite");
   for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(db + suffix);
 
