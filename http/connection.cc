@@ -86,6 +86,8 @@ class Connection final : public ConnectionBase,
   }
 
   void Close() override {
+    // Released when this returns (the caller may hold no other reference).
+    const std::shared_ptr<Connection> hold = std::move(hold_);
     if (closed_) return;
     closed_ = true;
     Disarm();
@@ -327,6 +329,7 @@ class Connection final : public ConnectionBase,
   // --- NDJSON out ---
 
   void StartStream() {
+    hold_ = Self();  // nothing else holds a connection waiting for lines
     queue_ = std::make_shared<LineQueue>(kMaxQueuedLines, Waker(&Connection::Pump));
     auto request = std::make_shared<Request>(std::move(request_));
     holds_stream_ = false;  // the thread ends it
@@ -344,6 +347,7 @@ class Connection final : public ConnectionBase,
       // A run that failed before its first line is answered with its error
       // and status (an unknown job, options refused).
       if (taken.done && !taken.any_line && !taken.status.ok()) {
+        const std::shared_ptr<Connection> hold = std::move(hold_);
         queue_.reset();
         return Answer(ErrorReply(taken.status));
       }
@@ -400,6 +404,7 @@ class Connection final : public ConnectionBase,
   }
 
   void EndStream() {
+    hold_.reset();  // the write's handler holds it now
     queue_.reset();
     serializer_.reset();
     if (!chunked_) return Close();
@@ -421,6 +426,7 @@ class Connection final : public ConnectionBase,
     // Beast reads as much as the buffer has room for; without this the
     // pieces are 512 bytes (measured: 25 KiB/s instead of 780 KiB/s).
     buffer_.reserve(kUploadPiece);
+    hold_ = Self();  // nothing else holds a connection waiting for its consumer
     pipe_ = std::make_shared<BodyPipe>(Waker(&Connection::PieceTaken));
     upload_reply_.reset();
     upload_error_.reset();
@@ -491,6 +497,7 @@ class Connection final : public ConnectionBase,
 
   void FinishUpload() {
     if (!upload_reply_ || !pipe_) return;
+    const std::shared_ptr<Connection> hold = std::move(hold_);
     pipe_.reset();
     const bool complete = upload_->is_done();
     Reply reply = *std::move(upload_reply_);
@@ -569,6 +576,10 @@ class Connection final : public ConnectionBase,
 
   const std::shared_ptr<ServerState> state_;
   const HttpLimits& limits_;
+  // Set while the connection waits for another thread (a stream's lines,
+  // an upload's consumer) with no operation of its own pending; cleared
+  // when that ends or the connection closes.
+  std::shared_ptr<Connection> hold_;
   Stream stream_;
   asio::steady_timer timer_;
   uint64_t generation_ = 0;
