@@ -203,6 +203,8 @@ class Connection final : public ConnectionBase,
     Reply refusal;
     route_ = state_->routes.Match(request_, &refusal);
     if (!route_) return Answer(std::move(refusal));
+    if (std::optional<Reply> bad = state_->routes.CheckQuery(*route_, request_))
+      return Answer(*std::move(bad));
     // The body's size before the token, and the token before any body
     // byte: neither costs a client without a token more than its header.
     if (header_->content_length() && int64_t(*header_->content_length()) > route_->body_limit)
@@ -563,11 +565,12 @@ class Connection final : public ConnectionBase,
     error_code ec;
     Socket().shutdown(tcp::socket::shutdown_send, ec);
     drained_ = 0;
-    Arm(limits_.drain_deadline);
     DrainSome();
   }
   void DrainSome() {
+    Arm(limits_.drain_deadline);  // per read: a client still sending is drained to the limit
     Socket().async_read_some(asio::buffer(piece_), [self = Self()](error_code ec, size_t n) {
+      self->Disarm();
       self->drained_ += int64_t(n);
       if (ec || self->drained_ >= self->limits_.drain_bytes) return self->Close();
       self->DrainSome();

@@ -34,9 +34,12 @@ struct HttpLimits {
   // write deadline sees it soon.
   int send_buffer = 64 << 10;
   // After a refusal (413, 401 ... with Connection: close), what the client
-  // still sends is read and dropped, up to this much for up to
-  // drain_deadline, so that it sees the answer instead of a reset.
-  int64_t drain_bytes = 64 << 10;
+  // still sends is read and dropped, up to this much, while it comes with
+  // no pause longer than drain_deadline: a client that writes its whole
+  // body before reading (most libraries without Expect: 100-continue)
+  // would otherwise see a reset instead of the answer. Reading into a
+  // fixed 16 KiB buffer costs no memory; the answer went out first.
+  int64_t drain_bytes = int64_t(64) << 20;
   std::chrono::milliseconds drain_deadline{1'000};
   // TLS handshakes must end within this.
   std::chrono::milliseconds handshake_deadline{10'000};

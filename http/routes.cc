@@ -174,6 +174,16 @@ std::optional<Route> Routes::Match(const Request& req, Reply* refusal) const {
   return r;
 }
 
+std::optional<Reply> Routes::CheckQuery(const Route& route, const Request& req) const {
+  absl::Status s;
+  if (route.name == RouteName::kVerify || route.name == RouteName::kSubmitJob)
+    s = SearchOptionsFromQuery(QueryOf(req)).status();
+  else if (route.name == RouteName::kJobResults)
+    s = IntegerFromQuery(QueryOf(req), "first_game", 0).status();
+  if (s.ok()) return std::nullopt;
+  return ErrorReply(s);
+}
+
 Reply Routes::Analyze(const v1::AnalyzeRequest& request) {
   absl::StatusOr<v1::Assessment> a = backend_.Analyze(request);
   if (!a.ok()) return ErrorReply(a.status());

@@ -88,6 +88,11 @@ class Routes {
   // refusal: 404 for no route, 415 for a body type no route reads.
   std::optional<Route> Match(const Request& request, Reply* refusal) const;
 
+  // The query's refusal, checked before the body is read (so that a bad
+  // option is answered 400 whatever the body's size); nullopt when it
+  // passes. Cheap: on the io thread.
+  std::optional<Reply> CheckQuery(const Route& route, const Request& request) const;
+
   // kLoop and kPool: the answer.
   Reply Answer(const Route& route, const Request& request);
   // kStreamOut, on its thread: pushes the lines to `out`; how the run ended
