@@ -1,7 +1,6 @@
 #include "common/security.h"
 
 #include <cctype>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>

@@ -73,12 +73,11 @@ class Connection final : public ConnectionBase,
     if constexpr (kTls) {
       if (tls) {
         Arm(limits_.handshake_deadline);
-        stream_.async_handshake(asio::ssl::stream_base::server,
-                                [self = Self()](error_code e) {
-                                  self->Disarm();
-                                  if (e) return self->Close();
-                                  self->ReadHeader();
-                                });
+        stream_.async_handshake(asio::ssl::stream_base::server, [self = Self()](error_code e) {
+          self->Disarm();
+          if (e) return self->Close();
+          self->ReadHeader();
+        });
         return;
       }
     }
@@ -149,9 +148,9 @@ class Connection final : public ConnectionBase,
       if (expired_) {
         // An idle keep-alive connection is closed without an answer.
         if (!header_->got_some() && buffer_.size() == 0) return Close();
-        return Refuse(Failure(408, absl::DeadlineExceededError(absl::StrCat(
-                                       "the request header did not arrive within ",
-                                       limits_.header_deadline.count(), " ms"))));
+        return Refuse(Failure(408, absl::DeadlineExceededError(
+                                       absl::StrCat("the request header did not arrive within ",
+                                                    limits_.header_deadline.count(), " ms"))));
       }
       if (ec == bhttp::error::header_limit || ec == bhttp::error::buffer_overflow)
         return Refuse(Failure(
@@ -172,12 +171,12 @@ class Connection final : public ConnectionBase,
     // chunked cannot be framed (Beast alone would read such a request as
     // having no body, and its body as the next request).
     if (h.count(bhttp::field::transfer_encoding) && !header_->chunked())
-      return Refuse(Failure(400, absl::InvalidArgumentError(
-                                     "Transfer-Encoding must end in chunked (RFC 9112 6.3)")));
+      return Refuse(Failure(
+          400, absl::InvalidArgumentError("Transfer-Encoding must end in chunked (RFC 9112 6.3)")));
     // RFC 9112 3.2: an HTTP/1.1 request has exactly one Host.
     if ((version_ >= 11 && h.count(bhttp::field::host) == 0) || h.count(bhttp::field::host) > 1)
-      return Refuse(Failure(400, absl::InvalidArgumentError(
-                                     "an HTTP/1.1 request needs exactly one Host field")));
+      return Refuse(Failure(
+          400, absl::InvalidArgumentError("an HTTP/1.1 request needs exactly one Host field")));
     request_.method = std::string(h.method_string());
     ParseTarget(h.target(), &request_);
     request_.content_type = std::string(h[bhttp::field::content_type]);
@@ -191,14 +190,13 @@ class Connection final : public ConnectionBase,
                                        "to a loopback host, not to \"",
                                        host, "\"; allow that host with --http-allow-host ",
                                        HostName(host), " (or use --tokens)"))));
-      if (h.count(bhttp::field::origin) &&
-          !OriginAllowed(h[bhttp::field::origin], o.allowed_hosts))
-        return Answer(Failure(
-            403, absl::PermissionDeniedError(absl::StrCat(
-                     "this server has no tokens, so it answers only pages from a loopback "
-                     "host, not from \"",
-                     std::string(h[bhttp::field::origin]),
-                     "\"; allow that host with --http-allow-host (or use --tokens)"))));
+      if (h.count(bhttp::field::origin) && !OriginAllowed(h[bhttp::field::origin], o.allowed_hosts))
+        return Answer(
+            Failure(403, absl::PermissionDeniedError(absl::StrCat(
+                             "this server has no tokens, so it answers only pages from a loopback "
+                             "host, not from \"",
+                             std::string(h[bhttp::field::origin]),
+                             "\"; allow that host with --http-allow-host (or use --tokens)"))));
     }
     Reply refusal;
     route_ = state_->routes.Match(request_, &refusal);
@@ -217,10 +215,10 @@ class Connection final : public ConnectionBase,
     }
     if (route_->kind == Kind::kStreamOut || route_->kind == Kind::kStreamIn) {
       if (!state_->TakeStream())
-        return Answer(Failure(
-            429, absl::ResourceExhaustedError(absl::StrCat(
-                     "this server runs ", limits_.max_streams,
-                     " streams (verify, job results, uploads) at once; try again later"))));
+        return Answer(
+            Failure(429, absl::ResourceExhaustedError(absl::StrCat(
+                             "this server runs ", limits_.max_streams,
+                             " streams (verify, job results, uploads) at once; try again later"))));
       holds_stream_ = true;
     }
     // Only now may the client send its body.
@@ -243,11 +241,11 @@ class Connection final : public ConnectionBase,
     std::string hint;
     if (route_->name == RouteName::kVerify)
       hint = "; submit a larger file as a job (POST /v1/jobs)";
-    return Failure(413, absl::ResourceExhaustedError(absl::StrCat(
-                            "the request body is larger than this route's limit of ",
-                            limit >= (1 << 20) ? absl::StrCat(limit >> 20, " MB")
-                                               : absl::StrCat(limit, " bytes"),
-                            hint)));
+    return Failure(413, absl::ResourceExhaustedError(
+                            absl::StrCat("the request body is larger than this route's limit of ",
+                                         limit >= (1 << 20) ? absl::StrCat(limit >> 20, " MB")
+                                                            : absl::StrCat(limit, " bytes"),
+                                         hint)));
   }
 
   // --- The body ---
@@ -279,13 +277,14 @@ class Connection final : public ConnectionBase,
   void BodyFailed(error_code ec) {
     if (ec == bhttp::error::body_limit) return Refuse(TooLarge());
     if (expired_)
-      return Refuse(Failure(408, absl::DeadlineExceededError(absl::StrCat(
-                                     "no byte of the request body came for ",
-                                     limits_.body_idle.count(), " ms"))));
-    if (!ParserError(ec) || ec == bhttp::error::end_of_stream || ec == bhttp::error::partial_message)
+      return Refuse(Failure(
+          408, absl::DeadlineExceededError(absl::StrCat("no byte of the request body came for ",
+                                                        limits_.body_idle.count(), " ms"))));
+    if (!ParserError(ec) || ec == bhttp::error::end_of_stream ||
+        ec == bhttp::error::partial_message)
       return Close();  // the client went away
-    Refuse(Failure(400, absl::InvalidArgumentError(
-                            absl::StrCat("the request body is not valid HTTP/1.1: ", ec.message()))));
+    Refuse(Failure(400, absl::InvalidArgumentError(absl::StrCat(
+                            "the request body is not valid HTTP/1.1: ", ec.message()))));
   }
 
   // --- Running the route ---
@@ -367,14 +366,14 @@ class Connection final : public ConnectionBase,
       state_->Count(route_->label, 200);
       writing_ = true;
       Arm(std::chrono::duration_cast<std::chrono::milliseconds>(state_->options.write_timeout));
-      bhttp::async_write_header(stream_, *serializer_,
-                                [self = Self(), taken = std::move(taken)](error_code ec,
-                                                                          size_t) mutable {
-                                  self->Disarm();
-                                  self->writing_ = false;
-                                  if (ec) return self->Close();
-                                  self->WritePiece(std::move(taken));
-                                });
+      bhttp::async_write_header(
+          stream_, *serializer_,
+          [self = Self(), taken = std::move(taken)](error_code ec, size_t) mutable {
+            self->Disarm();
+            self->writing_ = false;
+            if (ec) return self->Close();
+            self->WritePiece(std::move(taken));
+          });
       return;
     }
     if (taken.text.empty() && !taken.done) return;

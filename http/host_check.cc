@@ -13,8 +13,7 @@ std::string HostName(std::string_view host) {
   // One colon: a port. More: a bare IPv6 address (not valid in Host, but
   // compared whole rather than cut).
   const size_t colon = h.find(':');
-  if (colon != std::string::npos && h.find(':', colon + 1) == std::string::npos)
-    h.resize(colon);
+  if (colon != std::string::npos && h.find(':', colon + 1) == std::string::npos) h.resize(colon);
   if (!h.empty() && h.back() == '.') h.pop_back();  // "localhost." is localhost
   return h;
 }

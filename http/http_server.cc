@@ -61,9 +61,9 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(HttpOptions option
         return data.status();
     impl->tls = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
     boost::system::error_code ec;
-    impl->tls->set_options(asio::ssl::context::default_workarounds |
-                               asio::ssl::context::no_sslv2 | asio::ssl::context::no_sslv3 |
-                               asio::ssl::context::no_tlsv1 | asio::ssl::context::no_tlsv1_1,
+    impl->tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                               asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                               asio::ssl::context::no_tlsv1_1,
                            ec);
     impl->tls->use_certificate_chain_file(options.cert_file, ec);
     if (!ec) impl->tls->use_private_key_file(options.key_file, asio::ssl::context::pem, ec);

@@ -114,7 +114,7 @@ std::optional<Route> Routes::Match(const Request& req, Reply* refusal) const {
   const std::string& m = req.method;
   auto route = [&](RouteName name, Kind kind, bool token, int64_t limit, std::string label,
                    std::string id = "") {
-    return Route{name, kind, token && options_.tokens != nullptr, limit, std::move(label),
+    return Route{name,         kind, token && options_.tokens != nullptr, limit, std::move(label),
                  std::move(id)};
   };
   std::optional<Route> r;
@@ -140,8 +140,7 @@ std::optional<Route> Routes::Match(const Request& req, Reply* refusal) const {
     else if (tail.empty() && m == "DELETE")
       r = route(RouteName::kDeleteJob, Kind::kPool, true, small, "/v1/jobs/{id}", id);
     else if (tail == "/results" && m == "GET")
-      r = route(RouteName::kJobResults, Kind::kStreamOut, true, small, "/v1/jobs/{id}/results",
-                id);
+      r = route(RouteName::kJobResults, Kind::kStreamOut, true, small, "/v1/jobs/{id}/results", id);
     else if (tail == "/cancel" && m == "POST")
       r = route(RouteName::kCancelJob, Kind::kPool, true, small, "/v1/jobs/{id}/cancel", id);
   } else if (p == "/healthz" && m == "GET") {
@@ -152,9 +151,9 @@ std::optional<Route> Routes::Match(const Request& req, Reply* refusal) const {
     r = route(RouteName::kAsset, Kind::kLoop, false, small, "/");
   }
   if (!r) {
-    *refusal = ErrorReply(absl::NotFoundError(
-        m == "GET" && p.find('/', 1) == std::string::npos ? absl::StrCat("no page ", p)
-                                                          : absl::StrCat("no route ", m, " ", p)));
+    *refusal = ErrorReply(absl::NotFoundError(m == "GET" && p.find('/', 1) == std::string::npos
+                                                  ? absl::StrCat("no page ", p)
+                                                  : absl::StrCat("no route ", m, " ", p)));
     return std::nullopt;
   }
   // A browser form's upload (curl -F) wraps the file in MIME parts that the
@@ -215,10 +214,10 @@ Reply Routes::Answer(const Route& route, const Request& req) {
       if (!a.ok()) return ErrorReply(a.status());
       absl::StatusOr<PositionAnalysis> analysis = wire::FromProto(*a);
       if (!analysis.ok()) return ErrorReply(analysis.status());
-      return JsonReply(200, TablebaseApiJson(
-                                analysis->tablebase.value_or(TablebaseProbe{}),
-                                analysis->assessment.status == GameStatus::kCheckmate,
-                                analysis->assessment.status == GameStatus::kStalemate));
+      return JsonReply(200,
+                       TablebaseApiJson(analysis->tablebase.value_or(TablebaseProbe{}),
+                                        analysis->assessment.status == GameStatus::kCheckmate,
+                                        analysis->assessment.status == GameStatus::kStalemate));
     }
     case RouteName::kListJobs: {
       absl::StatusOr<int64_t> limit = IntegerFromQuery(QueryOf(req), "limit", 0);

@@ -27,7 +27,9 @@ class ConnectionBase {
 
 struct ServerState {
   ServerState(HttpOptions o, Backend& backend)
-      : options(std::move(o)), routes(options, backend), pool(size_t(std::max(1, options.threads))) {}
+      : options(std::move(o)),
+        routes(options, backend),
+        pool(size_t(std::max(1, options.threads))) {}
 
   const HttpOptions options;
   Routes routes;

@@ -99,9 +99,8 @@ class Raw {
     std::string got;
     const auto end = Clock::now() + timeout;
     while (!absl::StrContains(got, text) && Clock::now() < end) {
-      std::string more = Read(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                  end - Clock::now()),
-                              1);
+      std::string more =
+          Read(std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now()), 1);
       if (more.empty()) break;
       got += more;
     }
@@ -132,7 +131,8 @@ std::pair<int, double> Probe(int port, const std::string& path = "/healthz") {
   if (!c.ok()) return {0, 0};
   c.Send(absl::StrCat("GET ", path, " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"));
   const std::string answer = c.Read(5s);
-  return {StatusOf(answer), std::chrono::duration<double, std::milli>(Clock::now() - start).count()};
+  return {StatusOf(answer),
+          std::chrono::duration<double, std::milli>(Clock::now() - start).count()};
 }
 
 double Percentile(std::vector<double> v, double p) {
@@ -253,10 +253,11 @@ TEST_F(HttpHostile, SlowClientsDoNotDelayOthers) {
   }
   stop = true;
   sender.join();
-  std::printf("FIGURE slow-clients: 200 slow connections, %zu /healthz probes: p50 %.2f ms, "
-              "p99 %.2f ms, max %.2f ms, %d failed; server threads %lld before, %lld during\n",
-              ms.size(), Percentile(ms, 0.5), Percentile(ms, 0.99), Percentile(ms, 1.0), failures,
-              static_cast<long long>(threads_before), static_cast<long long>(threads_during));
+  std::printf(
+      "FIGURE slow-clients: 200 slow connections, %zu /healthz probes: p50 %.2f ms, "
+      "p99 %.2f ms, max %.2f ms, %d failed; server threads %lld before, %lld during\n",
+      ms.size(), Percentile(ms, 0.5), Percentile(ms, 0.99), Percentile(ms, 1.0), failures,
+      static_cast<long long>(threads_before), static_cast<long long>(threads_during));
   EXPECT_EQ(failures, 0);
   EXPECT_LT(Percentile(ms, 0.99), 100.0);
   EXPECT_GT(ms.size(), 100u);
@@ -274,10 +275,10 @@ TEST_F(HttpHostile, HeaderFloodIsRefusedEarly) {
       Flood(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n",
             "X-Flood: " + std::string(1000, 'a') + "\r\n", int64_t(300) << 20, &sent);
   const int64_t after = Rss();
-  std::printf("FIGURE header-flood: 431 when the client had sent %lld bytes; server RSS %lld kB "
-              "before, %lld kB after\n",
-              static_cast<long long>(sent), static_cast<long long>(before),
-              static_cast<long long>(after));
+  std::printf(
+      "FIGURE header-flood: 431 when the client had sent %lld bytes; server RSS %lld kB "
+      "before, %lld kB after\n",
+      static_cast<long long>(sent), static_cast<long long>(before), static_cast<long long>(after));
   EXPECT_EQ(StatusOf(answer), 431) << answer.substr(0, 300);
   EXPECT_PRED_FORMAT2(testing::Contains, answer, "Connection: close");
   EXPECT_LT(after - before, 20 << 10) << "kB";
@@ -393,7 +394,7 @@ TEST_F(HttpHostile, BadFramingIs400) {
       post + "Transfer-Encoding: identity\r\n\r\n{}",
       post + "Transfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n",
       post + "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
-      "GET /healthz HTTP/1.1\r\n\r\n",                       // no Host
+      "GET /healthz HTTP/1.1\r\n\r\n",                        // no Host
       "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",  // two
       "GET /healthz HTTP/1.1\r\nHost : 127.0.0.1\r\n\r\n",
   };

@@ -30,8 +30,8 @@ TEST(Security, BearerSchemeInAnyCase) {
   }
   absl::StatusOr<std::shared_ptr<common::TokenFile>> tokens = common::TokenFile::Open(path);
   ASSERT_TRUE(tokens.ok()) << tokens.status();
-  for (const char* good : {"Bearer alpha-token", "bearer alpha-token", "BEARER alpha-token",
-                           "bEaReR  alpha-token"})
+  for (const char* good :
+       {"Bearer alpha-token", "bearer alpha-token", "BEARER alpha-token", "bEaReR  alpha-token"})
     EXPECT_TRUE((*tokens)->AcceptsAuthorization(good)) << good;
   for (const char* bad : {"Bearer alpha-tokeN", "Bearer", "Bearer ", "Beareralpha-token",
                           "Basic alpha-token", "", "Bearer-alpha-token"})
