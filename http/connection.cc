@@ -184,7 +184,7 @@ class Connection final : public ConnectionBase,
     const HttpOptions& o = state_->options;
     if (!o.tokens) {
       const std::string host(h[bhttp::field::host]);
-      if (version_ >= 11 && !HostAllowed(host, o.allowed_hosts))
+      if ((version_ >= 11 || h.count(bhttp::field::host)) && !HostAllowed(host, o.allowed_hosts))
         return Answer(Failure(403, absl::PermissionDeniedError(absl::StrCat(
                                        "this server has no tokens, so it answers only requests "
                                        "to a loopback host, not to \"",

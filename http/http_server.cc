@@ -39,9 +39,10 @@ absl::Status SplitAddress(const std::string& address, std::string* host, int* po
 
 struct HttpServer::Impl {
   std::shared_ptr<ServerState> state;
-  // After `state`: destroyed first, with the handlers still queued on it.
-  asio::io_context io{1};
   std::unique_ptr<asio::ssl::context> tls;
+  // After `state` and `tls`: destroyed before them, with the handlers still
+  // queued on it (which hold connections, and their TLS streams).
+  asio::io_context io{1};
   std::shared_ptr<Listener> listener;
   std::thread thread;
   int port = 0;
