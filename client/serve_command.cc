@@ -19,6 +19,7 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "http/grpc_backend.h"
+#include "http/http_flags.h"
 #include "http/http_server.h"
 #include "server/arbiter_service.h"
 #include "server/dispatcher.h"
@@ -163,6 +164,7 @@ Command AddServe(CLI::App& arbiter) {
       "Largest POST /v1/verify body (held in memory while ruled; jobs stream\n"
       "and are bounded by --max-upload-mb)")
       ->default_str(std::to_string(o->http.max_verify_bytes >> 20));
+  http::AddHttpFlags(*serve, &o->http.allowed_hosts, &o->http.limits);
   coordinator::AddJobOptions(*serve, &o->jobs, &o->job_dir);
   common::AddSyzygyOption(*serve, &o->syzygy);
   common::AddTablesOption(*serve, &o->tables);

@@ -1,5 +1,6 @@
 #include "common/security.h"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -116,9 +117,15 @@ TokenFile::TokenFile(std::string path, std::vector<std::string> tokens)
       checked_(std::chrono::steady_clock::now()) {}
 
 bool TokenFile::AcceptsAuthorization(std::string_view value) {
-  constexpr std::string_view kPrefix = "Bearer ";
-  if (!value.starts_with(kPrefix)) return false;
-  return TokenAccepted(std::string(value.substr(kPrefix.size())), Current());
+  // RFC 9110 11.1: the scheme is case-insensitive ("bearer", "BEARER"),
+  // followed by one or more spaces.
+  constexpr std::string_view kScheme = "bearer";
+  if (value.size() <= kScheme.size() || value[kScheme.size()] != ' ') return false;
+  for (size_t i = 0; i < kScheme.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(value[i])) != kScheme[i]) return false;
+  value.remove_prefix(kScheme.size());
+  while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  return TokenAccepted(std::string(value), Current());
 }
 
 std::filesystem::file_time_type TokenFile::ModifiedTime() const {

@@ -61,7 +61,8 @@ class TokenFile {
  public:
   // NOT_FOUND for an unreadable file, INVALID_ARGUMENT for one without tokens.
   static absl::StatusOr<std::shared_ptr<TokenFile>> Open(const std::string& path);
-  // Whether `authorization` (a header's value) is "Bearer <an accepted token>".
+  // Whether `authorization` (a header's value) is "Bearer <an accepted token>",
+  // the scheme in any case (RFC 9110 11.1: "bearer" and "BEARER" too).
   bool AcceptsAuthorization(std::string_view authorization);
 
  private:

@@ -24,10 +24,12 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "common/security.h"
 #include "http/backend.h"
+#include "http/limits.h"
 #include "prometheus/registry.h"
 
 namespace arbiter::http {
@@ -43,8 +45,17 @@ struct HttpOptions {
   // A client that leaves a response unread this long is dropped (its run
   // cancelled), as a stalled gRPC stream is.
   std::chrono::seconds write_timeout{60};
-  // Requests handled at once; more wait for a thread.
+  // Blocking backend calls (analyze, jobs, metrics) run at once on a pool
+  // of this many threads; more wait. Sockets are all served by one io
+  // thread, and each stream has its own thread (limits.max_streams).
   int threads = 16;
+  // What one client may cost (limits.h, docs/http.md).
+  HttpLimits limits;
+  // Without tokens, requests must name a loopback Host (localhost,
+  // 127.0.0.1, [::1]) and come from a loopback Origin when they have one,
+  // so that a web page elsewhere cannot reach a local server (DNS
+  // rebinding); these hosts are accepted too (--http-allow-host).
+  std::vector<std::string> allowed_hosts;
   // /metrics serves this registry (with the HTTP metrics added); null: 404.
   std::shared_ptr<prometheus::Registry> metrics;
   // The bound port is written here (via a rename), for scripts and tests.

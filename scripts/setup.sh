@@ -10,7 +10,9 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config ccache git openssl
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev libfathom-dev libzstd-dev zstd
-  prometheus-cpp-dev libsqlite3-dev libcli11-dev libcpp-httplib-dev
+  prometheus-cpp-dev libsqlite3-dev libcli11-dev
+  libboost1.81-dev     # the HTTP front (Boost.Beast/Asio, header-only)
+  libcpp-httplib-dev   # the HTTP client of tests/http_test and bench/analyze_latency
   clang clang-format libclang-rt-14-dev
   stockfish fathom pgn-extract python3-yaml curl python3-jsonschema
   python3-grpcio python3-protobuf  # clients/python and its test

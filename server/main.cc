@@ -15,6 +15,7 @@
 #include "common/serving.h"
 #include "grpcpp/server.h"
 #include "http/grpc_backend.h"
+#include "http/http_flags.h"
 #include "http/http_server.h"
 #include "server/arbiter_service.h"
 #include "server/dispatcher.h"
@@ -44,6 +45,8 @@ struct CoordinatorOptions {
   int64_t max_verify_mb = 256;
   int64_t max_message_mb = 16;
   std::string tls_cert, tls_key, tokens, worker_ca, worker_cert, worker_key;
+  std::vector<std::string> http_allowed_hosts;
+  arbiter::http::HttpLimits http_limits;
 };
 
 void AddOptions(CLI::App& app, CoordinatorOptions* o) {
@@ -103,6 +106,7 @@ void AddOptions(CLI::App& app, CoordinatorOptions* o) {
       "Largest HTTP POST /v1/verify body (held in memory while ruled; jobs\n"
       "stream and are bounded by --max-upload-mb)")
       ->default_str(std::to_string(o->max_verify_mb));
+  arbiter::http::AddHttpFlags(app, &o->http_allowed_hosts, &o->http_limits);
   AddValue(app, "--port-file", &o->port_file, "FILE",
            "Write the bound gRPC port to FILE (the health port to FILE.health,\n"
            "the HTTP port to FILE.http)");
@@ -190,6 +194,8 @@ ExitCode Serve(CoordinatorOptions& o) {
     http.max_verify_bytes = o.max_verify_mb << 20;
     http.max_job_bytes = job_options.max_upload_bytes;
     http.metrics = registry;
+    http.allowed_hosts = o.http_allowed_hosts;
+    http.limits = o.http_limits;
     if (!o.port_file.empty()) http.port_file = o.port_file + ".http";
     absl::StatusOr<std::unique_ptr<arbiter::http::HttpServer>> started =
         arbiter::http::HttpServer::Start(http, *http_backend);

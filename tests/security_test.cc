@@ -21,6 +21,24 @@ TEST(Security, TokenComparison) {
   EXPECT_FALSE(common::TokenAccepted("alpha-token", {}));
 }
 
+// The scheme is case-insensitive (RFC 9110 11.1); the token is not.
+TEST(Security, BearerSchemeInAnyCase) {
+  const std::string path = ::testing::TempDir() + "/security_test_tokens";
+  {
+    std::ofstream out(path);
+    out << "alpha-token\n";
+  }
+  absl::StatusOr<std::shared_ptr<common::TokenFile>> tokens = common::TokenFile::Open(path);
+  ASSERT_TRUE(tokens.ok()) << tokens.status();
+  for (const char* good :
+       {"Bearer alpha-token", "bearer alpha-token", "BEARER alpha-token", "bEaReR  alpha-token"})
+    EXPECT_TRUE((*tokens)->AcceptsAuthorization(good)) << good;
+  for (const char* bad : {"Bearer alpha-tokeN", "Bearer", "Bearer ", "Beareralpha-token",
+                          "Basic alpha-token", "", "Bearer-alpha-token"})
+    EXPECT_FALSE((*tokens)->AcceptsAuthorization(bad)) << bad;
+  std::remove(path.c_str());
+}
+
 TEST(Security, InconsistentServerOptionsAreRefused) {
   common::ServerSecurity s;
   s.cert_file = "/nonexistent/cert.pem";

@@ -1,0 +1,98 @@
+#include "http/handoff.h"
+
+namespace arbiter::http {
+
+bool LineQueue::Push(std::string line) {
+  bool wake = false;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    space_.wait(lock, [&] { return cancelled_ || lines_.size() < max_lines_; });
+    if (cancelled_) return false;
+    lines_.push_back(std::move(line));
+    any_line_ = true;
+    // Only the first line after the io thread found the queue empty wakes
+    // it: one post per batch, not per line.
+    wake = std::exchange(waiting_, false);
+  }
+  if (wake) wake_();
+  return true;
+}
+
+void LineQueue::Finish(absl::Status status) {
+  bool wake = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    done_ = true;
+    status_ = std::move(status);
+    wake = std::exchange(waiting_, false);
+  }
+  if (wake) wake_();
+}
+
+LineQueue::Taken LineQueue::Take() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Taken taken;
+  for (const std::string& line : lines_) taken.text += line;
+  lines_.clear();
+  space_.notify_all();
+  taken.done = done_;
+  taken.any_line = any_line_;
+  taken.status = status_;
+  if (taken.text.empty() && !done_) waiting_ = true;
+  return taken;
+}
+
+void LineQueue::Cancel() {
+  std::lock_guard<std::mutex> lock(mu_);
+  cancelled_ = true;
+  waiting_ = false;
+  space_.notify_all();
+}
+
+bool BodyPipe::Put(std::string piece) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed_) return false;
+  piece_ = std::move(piece);
+  changed_.notify_all();
+  return true;
+}
+
+bool BodyPipe::Taken() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return closed_ || !piece_;
+}
+
+void BodyPipe::End(bool complete) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ended_ = true;
+  complete_ = complete;
+  changed_.notify_all();
+}
+
+std::optional<std::string> BodyPipe::Next() {
+  std::optional<std::string> piece;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait(lock, [&] { return piece_ || ended_; });
+    if (!piece_) return std::nullopt;
+    piece.swap(piece_);
+  }
+  wake_();
+  return piece;
+}
+
+bool BodyPipe::complete() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return complete_;
+}
+
+void BodyPipe::Close() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+    piece_.reset();
+  }
+  wake_();
+}
+
+}  // namespace arbiter::http

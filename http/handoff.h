@@ -1,0 +1,89 @@
+// Hand-offs between the io thread, which owns every socket and must never
+// block, and the threads that run blocking backend calls. Each side waits
+// in its own way: a blocking thread on a condition variable, the io thread
+// by being called back (the `wake` function, which posts to the
+// connection's executor) once there is something for it.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+
+namespace arbiter::http {
+
+// NDJSON lines from a producer thread (a verify run, a job's results) to
+// the io thread that writes them: bounded, so that a slow reader slows the
+// run instead of filling memory.
+class LineQueue {
+ public:
+  LineQueue(size_t max_lines, std::function<void()> wake)
+      : max_lines_(max_lines), wake_(std::move(wake)) {}
+
+  // Producer: queues a line (ending in '\n'), waiting while the queue is
+  // full. False once the reader went away: the run should stop.
+  bool Push(std::string line);
+  // Producer: the run ended, with this status.
+  void Finish(absl::Status status);
+
+  // io thread: what is queued, and whether the run ended (with its
+  // status). Empty text and not done: nothing yet; the io thread is woken
+  // when that changes.
+  struct Taken {
+    std::string text;
+    bool done = false;
+    bool any_line = false;  // some line was ever queued
+    absl::Status status;
+  };
+  Taken Take();
+  // io thread: the reader went away (or the server stops).
+  void Cancel();
+
+ private:
+  const size_t max_lines_;
+  const std::function<void()> wake_;
+  std::mutex mu_;
+  std::condition_variable space_;
+  std::deque<std::string> lines_;
+  bool done_ = false, cancelled_ = false, any_line_ = false, waiting_ = true;
+  absl::Status status_;
+};
+
+// An upload from the io thread to a blocking consumer (Backend::SubmitJob's
+// BodyReader), one piece at a time: the io thread reads the next piece from
+// the socket only once the consumer has taken the last, so a slow consumer
+// slows the client (TCP backpressure) instead of filling memory.
+class BodyPipe {
+ public:
+  explicit BodyPipe(std::function<void()> wake) : wake_(std::move(wake)) {}
+
+  // io thread: hands over a piece; `wake` is called once it was taken (or
+  // the consumer stopped). False when the consumer stopped already.
+  bool Put(std::string piece);
+  // io thread: whether the consumer took the last piece (or stopped).
+  bool Taken();
+  // io thread: no more pieces; `complete` false when the body was cut (a
+  // limit, a framing error, the client went away).
+  void End(bool complete);
+
+  // Consumer: the next piece, nullopt at the end; complete() says how it
+  // ended.
+  std::optional<std::string> Next();
+  bool complete();
+  // Consumer: stops taking (the io thread stops reading).
+  void Close();
+
+ private:
+  const std::function<void()> wake_;
+  std::mutex mu_;
+  std::condition_variable changed_;
+  std::optional<std::string> piece_;
+  bool ended_ = false, complete_ = false, closed_ = false;
+};
+
+}  // namespace arbiter::http
