@@ -261,6 +261,7 @@ class Cluster : public ::testing::Test {
     fs::create_directories(dir_);
   }
   void TearDown() override {
+    serve_.reset();
     coordinator_.reset();
     workers_.clear();
     if (!HasFailure()) fs::remove_all(dir_);
@@ -299,6 +300,18 @@ class Cluster : public ::testing::Test {
     return WaitForPort(port_file);
   }
 
+  // `arbiter serve` (the HTTP tests) on a free port with `extra` flags; its port, or 0.
+  int StartServe(std::vector<std::string> extra = {}) {
+    const std::string port_file = Path("serve.port");
+    fs::remove(port_file);
+    serve_ = std::make_unique<Process>(
+        Concat({kBin + "/arbiter", "serve", "--http", "127.0.0.1:0", "--port-file", port_file,
+                "--tables", kTables, "--jobs", "2", "--job-dir", Path("serve-jobs")},
+               extra),
+        Path("serve.log"));
+    return WaitForPort(port_file);
+  }
+
   // scripts/make-test-certs.sh into Path(set); false when it fails.
   bool MakeTestCertificates(const std::string& set) {
     return testing::RunCommand(absl::StrCat(ARBITER_SOURCE_DIR, "/scripts/make-test-certs.sh ",
@@ -332,6 +345,7 @@ class Cluster : public ::testing::Test {
 
   fs::path dir_;
   std::unique_ptr<Process> coordinator_;
+  std::unique_ptr<Process> serve_;
   std::vector<std::unique_ptr<Process>> workers_;
 };
 }  // namespace arbiter

@@ -143,17 +143,6 @@ double Percentile(std::vector<double> v, double p) {
 
 class HttpHostile : public Cluster {
  public:
-  // `arbiter serve` on a free port with `extra` flags; its port, or 0.
-  int StartServe(std::vector<std::string> extra = {}) {
-    const std::string port_file = Path("serve.port");
-    fs::remove(port_file);
-    serve_ = std::make_unique<Process>(
-        Concat({kBin + "/arbiter", "serve", "--http", "127.0.0.1:0", "--port-file", port_file,
-                "--tables", kTables, "--jobs", "2", "--job-dir", Path("serve-jobs")},
-               extra),
-        Path("serve.log"));
-    return WaitForPort(port_file);
-  }
   // The same with HTTPS and tokens; the token in *token.
   int StartTokenServe(std::string* token) {
     if (!MakeTestCertificates("certs")) return 0;
@@ -214,7 +203,6 @@ class HttpHostile : public Cluster {
     return answer;
   }
 
-  std::unique_ptr<Process> serve_;
   SSL_CTX* tls_ = nullptr;
 };
 

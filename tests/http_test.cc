@@ -34,17 +34,6 @@ std::vector<std::string> NdjsonLines(const std::string& body) {
 
 class Http : public Cluster {
  public:
-  // `arbiter serve` on a free port with `extra` flags; its port, or 0.
-  int StartServe(std::vector<std::string> extra = {}) {
-    const std::string port_file = Path("serve.port");
-    fs::remove(port_file);
-    serve_ = std::make_unique<Process>(
-        Concat({kBin + "/arbiter", "serve", "--http", "127.0.0.1:0", "--port-file", port_file,
-                "--tables", kTables, "--jobs", "2", "--job-dir", Path("serve-jobs")},
-               extra),
-        Path("serve.log"));
-    return WaitForPort(port_file);
-  }
   // A worker and a coordinator serving HTTP too; the HTTP port, or 0.
   int StartCoordinatorWithHttp(std::vector<std::string> extra = {}) {
     const int w = StartWorker(0);
@@ -101,8 +90,6 @@ class Http : public Cluster {
     EXPECT_EQ(WithoutTiming(RenderedVerdicts(verify->body)),
               WithoutTiming(VerifyEmbedded(kSample).out));
   }
-
-  std::unique_ptr<Process> serve_;
 };
 
 TEST_F(Http, ServeAnswersAsTheCommandLineDoes) {
