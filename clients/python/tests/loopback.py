@@ -22,6 +22,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import unittest
 from typing import Optional, Sequence
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -48,6 +49,19 @@ def shared_dir() -> Optional[str]:
         return env
     d = os.path.join(os.path.dirname(SOURCE_DIR), "shared")
     return d if os.path.isdir(d) else None
+
+
+def shared_file(test: unittest.TestCase, name: str) -> str:
+    """The path of NAME (e.g. "games/x.pgn.zst") in the shared material;
+    fails TEST, saying how to provide it, when it is absent."""
+    shared = shared_dir()
+    path = os.path.join(shared, name) if shared else None
+    if not path or not os.path.isfile(path):
+        test.fail(
+            f"{name} is not in the shared material ({shared or '../shared is absent'}): "
+            "set ARBITER_SHARED to the directory that holds games/"
+        )
+    return path
 
 
 def syzygy_dir() -> Optional[str]:

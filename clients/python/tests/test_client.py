@@ -322,16 +322,9 @@ THREE_GAMES = """[Event "a"]
 
 class VerifyTest(ClusterTest):
     def test_shared_games_agree_with_the_command_line(self) -> None:
-        shared = loopback.shared_dir()
         for name in SHARED_GAMES:
             with self.subTest(file=name):
-                path = os.path.join(shared, name) if shared else None
-                if not path or not os.path.isfile(path):
-                    self.fail(
-                        f"{name} is not in the shared material "
-                        f"({shared or '../shared is absent'}): "
-                        "set ARBITER_SHARED to the directory that holds games/"
-                    )
+                path = loopback.shared_file(self, name)
                 expected = loopback.cli_verify(path)
                 got = list(self.arbiter.verify(path))
                 self.assertEqual(len(got), len(expected))

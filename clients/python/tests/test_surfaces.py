@@ -125,14 +125,7 @@ def key_differences(mine: dict, theirs: dict) -> list[tuple[str, Any, Any]]:
 
 class SurfacesTest(unittest.TestCase):
     def test_shared_lichess_file_is_the_same_on_every_surface(self) -> None:
-        shared = loopback.shared_dir()
-        path = os.path.join(shared, LICHESS_GAMES) if shared else None
-        if not path or not os.path.isfile(path):
-            self.fail(
-                f"{LICHESS_GAMES} is not in the shared material "
-                f"({shared or '../shared is absent'}): "
-                "set ARBITER_SHARED to the directory that holds games/"
-            )
+        path = loopback.shared_file(self, LICHESS_GAMES)
         with open(path, "rb") as f:
             body = f.read()
         self.assertLess(len(body), MAX_VERIFY_MB << 20, f"{path} is over --max-verify-mb")
