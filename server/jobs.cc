@@ -78,11 +78,11 @@ absl::StatusOr<std::unique_ptr<Jobs>> Jobs::Open(Dispatcher& dispatcher, JobsOpt
   // the uploads as strays and acknowledge jobs that are gone.
   if ((*store)->created()) {
     std::error_code ec;
-    size_t uploads = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(options.dir + "/uploads", ec)) {
-      (void)entry;
-      ++uploads;
-    }
+    // (An unreadable or absent directory counts as empty: the iterator is
+    // then the end.)
+    const auto uploads =
+        std::distance(std::filesystem::directory_iterator(options.dir + "/uploads", ec),
+                      std::filesystem::directory_iterator());
     if (uploads > 0) {
       store->reset();  // closed first, then the file it made removed
       for (const char* suffix : {"", "-wal", "-shm"})
