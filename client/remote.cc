@@ -114,43 +114,16 @@ absl::StatusOr<Chess99Report> RemoteArbiter::AnalyzeChess99(const std::string& f
   return wire::Chess99FromProto(*reply);
 }
 
-namespace {
-
-// Delivers each wire verdict converted to core's type; one that does not
-// convert stops the call with DATA_LOSS naming the game.
-class ConvertingSink {
- public:
-  ConvertingSink(std::string server, const std::function<void(GameVerdict&)>& deliver)
-      : server_(std::move(server)), deliver_(deliver) {}
-  bool operator()(const v1::GameVerdict& verdict) {
-    absl::StatusOr<GameVerdict> v = wire::FromProto(verdict);
-    if (!v.ok()) {
-      failure_ = absl::DataLossError(absl::StrCat("coordinator ", server_,
-                                                  " sent a verdict for game ", verdict.game(),
-                                                  " that does not parse: ", v.status().message()));
-      return false;
-    }
-    deliver_(*v);
-    return true;
-  }
-  // The call's status, unless a conversion failed first.
-  absl::Status Result(absl::Status call) const { return failure_.ok() ? call : failure_; }
-
- private:
-  const std::string server_;
-  const std::function<void(GameVerdict&)>& deliver_;
-  absl::Status failure_;
-};
-
-}  // namespace
 
 absl::Status RemoteArbiter::Verify(const std::function<bool(RawGame*)>& next,
                                    const MateSearchOptions& options, bool tablebase,
                                    int games_per_message,
                                    const std::function<void(GameVerdict&)>& deliver) {
-  ConvertingSink sink(impl_->client.name(), deliver);
-  return sink.Result(impl_->client.Verify(next, wire::ToProto(options, tablebase),
-                                          games_per_message, std::ref(sink)));
+  return impl_->client.Verify(next, wire::ToProto(options, tablebase), games_per_message,
+                              [&](GameVerdict& v) {
+                                deliver(v);
+                                return true;
+                              });
 }
 
 const char* JobStateName(JobState state) {
@@ -278,8 +251,10 @@ absl::StatusOr<JobStatus> RemoteArbiter::WatchJob(
 
 absl::Status RemoteArbiter::JobResults(const std::string& id, int64_t first_game, bool follow,
                                        const std::function<void(GameVerdict&)>& deliver) {
-  ConvertingSink sink(impl_->client.name(), deliver);
-  return sink.Result(impl_->client.JobResults(id, first_game, follow, std::ref(sink)));
+  return impl_->client.JobResults(id, first_game, follow, [&](GameVerdict& v) {
+    deliver(v);
+    return true;
+  });
 }
 
 }  // namespace arbiter::cli

@@ -3,7 +3,9 @@
 // durable job store) whose one worker (worker/) runs in this process,
 // reached over an in-process channel, with no gRPC port: the same code, the
 // same limits, the same jobs (kept in --job-dir, resumed after a restart)
-// as `arbiter-coordinator --http` in front of a cluster.
+// as `arbiter-coordinator --http` in front of a cluster. One exception, for
+// speed: a POST /v1/verify stream is ruled by the worker directly
+// (serve_backend.h).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
@@ -11,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "client/commands.h"
+#include "client/serve_backend.h"
 #include "common/command_line.h"
 #include "common/security.h"
 #include "common/serving.h"
@@ -105,7 +108,8 @@ common::ExitCode RunServe(ServeOptions& o) {
   if (!jobs.ok()) return common::Fail(kProgram, jobs.status());
   coordinator::ArbiterService service(dispatcher, **jobs, o.limits);
   std::unique_ptr<grpc::Server> coordinator_server = InProcessServer(&service);
-  http::GrpcBackend backend(ChannelTo(*coordinator_server), [] { return true; });
+  http::GrpcBackend coordinator_backend(ChannelTo(*coordinator_server), [] { return true; });
+  ServeBackend backend(coordinator_backend, worker, o.limits);
   o.http.max_job_bytes = o.jobs.max_upload_bytes;
   absl::StatusOr<std::unique_ptr<http::HttpServer>> server =
       http::HttpServer::Start(o.http, backend);

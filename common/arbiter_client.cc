@@ -27,6 +27,14 @@ absl::Status ArbiterClient::Error(const grpc::Status& s) const {
   return absl::Status(code, absl::StrCat(Subject(), ": ", s.error_message()));
 }
 
+absl::StatusOr<GameVerdict> ArbiterClient::Converted(const v1::GameVerdict& verdict) const {
+  absl::StatusOr<GameVerdict> v = wire::FromProto(verdict);
+  if (!v.ok())
+    return absl::DataLossError(absl::StrCat(Subject(), " sent a verdict for game ", verdict.game(),
+                                            " that does not parse: ", v.status().message()));
+  return v;
+}
+
 absl::StatusOr<v1::Assessment> ArbiterClient::Analyze(const v1::AnalyzeRequest& request,
                                                       const Call& call) {
   grpc::ClientContext ctx;
@@ -41,7 +49,7 @@ absl::StatusOr<v1::Assessment> ArbiterClient::Analyze(const v1::AnalyzeRequest& 
 
 absl::Status ArbiterClient::Verify(const std::function<bool(RawGame*)>& next,
                                    const v1::SearchOptions& options, int games_per_message,
-                                   const std::function<bool(const v1::GameVerdict&)>& deliver,
+                                   const std::function<bool(GameVerdict&)>& deliver,
                                    const Call& call) {
   grpc::ClientContext ctx;
   Prepare(ctx, call);
@@ -85,7 +93,12 @@ absl::Status ArbiterClient::Verify(const std::function<bool(RawGame*)>& next,
             absl::StrCat(Subject(), " answered game ", received, " with id \"", item.id(), "\""));
         break;
       }
-      if (!deliver(item.verdict())) {
+      absl::StatusOr<GameVerdict> verdict = Converted(item.verdict());
+      if (!verdict.ok()) {
+        failure = verdict.status();
+        break;
+      }
+      if (!deliver(*verdict)) {
         failure = absl::CancelledError("the verdicts' reader stopped");
         break;
       }
@@ -211,7 +224,7 @@ absl::StatusOr<v1::Job> ArbiterClient::WatchJob(const std::string& id,
 }
 
 absl::Status ArbiterClient::JobResults(const std::string& id, int64_t first_game, bool follow,
-                                       const std::function<bool(const v1::GameVerdict&)>& deliver,
+                                       const std::function<bool(GameVerdict&)>& deliver,
                                        const Call& call) {
   v1::GetJobResultsRequest request;
   request.set_id(id);
@@ -223,8 +236,10 @@ absl::Status ArbiterClient::JobResults(const std::string& id, int64_t first_game
   v1::GameVerdict verdict;
   absl::Status failure;
   while (reader->Read(&verdict)) {
-    if (!deliver(verdict)) {
-      failure = absl::CancelledError("the verdicts' reader stopped");
+    absl::StatusOr<GameVerdict> converted = Converted(verdict);
+    if (!converted.ok()) failure = converted.status();
+    else if (!deliver(*converted)) failure = absl::CancelledError("the verdicts' reader stopped");
+    if (!failure.ok()) {
       ctx.TryCancel();
       break;
     }

@@ -19,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/arbiter.grpc.pb.h"
 #include "core/pgn/pgn_reader.h"
+#include "core/verdict/game_verdict.h"
 
 namespace arbiter::common {
 
@@ -37,11 +38,11 @@ class ArbiterClient {
 
   // Sends every game `next` yields over one VerifyGames stream,
   // `games_per_message` to a message, and calls `deliver` with the verdicts
-  // in input order; `deliver` returning false cancels the call. DATA_LOSS
-  // when the verdicts do not match the games sent one for one.
+  // in input order, as core's; `deliver` returning false cancels the call.
+  // DATA_LOSS when the verdicts do not match the games sent one for one, or
+  // one does not convert (wire::FromProto).
   absl::Status Verify(const std::function<bool(RawGame*)>& next, const v1::SearchOptions& options,
-                      int games_per_message,
-                      const std::function<bool(const v1::GameVerdict&)>& deliver,
+                      int games_per_message, const std::function<bool(GameVerdict&)>& deliver,
                       const Call& call = {});
 
   // UploadJob with the bytes `read` returns, in order, until it returns an
@@ -60,10 +61,10 @@ class ArbiterClient {
                                    const std::function<void(const v1::Job&)>& update,
                                    const Call& call = {});
   // The job's verdicts from `first_game` on, those committed now or, with
-  // `follow`, until a running job ends; `deliver` returning false cancels
-  // the call.
+  // `follow`, until a running job ends, as core's; `deliver` returning
+  // false cancels the call. DATA_LOSS for a verdict that does not convert.
   absl::Status JobResults(const std::string& id, int64_t first_game, bool follow,
-                          const std::function<bool(const v1::GameVerdict&)>& deliver,
+                          const std::function<bool(GameVerdict&)>& deliver,
                           const Call& call = {});
 
   const std::string& name() const { return name_; }
@@ -72,6 +73,8 @@ class ArbiterClient {
   void Prepare(grpc::ClientContext& ctx, const Call& call) const;
   absl::Status Error(const grpc::Status& s) const;
   std::string Subject() const;  // "coordinator NAME", for messages
+  // `verdict` as core's, or DATA_LOSS naming its game.
+  absl::StatusOr<GameVerdict> Converted(const v1::GameVerdict& verdict) const;
 
   const std::unique_ptr<v1::Arbiter::Stub> stub_;
   const std::string name_;

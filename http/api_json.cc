@@ -8,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/render/chess99_report.h"
-#include "core/render/game_verdict_json.h"
 #include "core/render/json.h"
 #include "core/render/report.h"
 #include "google/protobuf/struct.pb.h"
@@ -16,13 +15,6 @@
 #include "proto/convert.h"
 
 namespace arbiter::http {
-
-absl::StatusOr<std::string> VerdictRecord(const v1::GameVerdict& message, VerdictSummary* summary) {
-  absl::StatusOr<GameVerdict> verdict = wire::FromProto(message);
-  if (!verdict.ok()) return verdict.status();
-  summary->Add(*verdict);
-  return GameVerdictJson(*verdict);
-}
 
 absl::StatusOr<std::string> AssessmentRecord(const v1::Assessment& assessment) {
   if (assessment.has_chess99()) {

@@ -1,6 +1,7 @@
-// The HTTP API's JSON: verdicts and assessments as `arbiter` writes them
-// (the records of core/render, docs/schema/), read back from the arbiter.v1
-// messages the backend answers with; request bodies as the query's
+// The HTTP API's JSON: assessments as `arbiter` writes them (the records of
+// core/render, docs/schema/), read back from the arbiter.v1 messages the
+// backend answers with (verdicts come as core's and are written by
+// core/render/game_verdict_json.h); request bodies as the query's
 // parameters; and failures in one shape:
 //   {"type": "failure", "error": {"code": 400, "status": "INVALID_ARGUMENT",
 //    "message": "..."}}
@@ -13,15 +14,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "arbiter/v1/verdict.pb.h"
-#include "core/render/verdict_output.h"
 #include "http/query.h"
 
 namespace arbiter::http {
 
-// The record `verify --format jsonl` writes for the verdict, no newline,
-// the verdict counted in `summary`; INVALID_ARGUMENT when the message does
-// not convert (wire::FromProto).
-absl::StatusOr<std::string> VerdictRecord(const v1::GameVerdict& verdict, VerdictSummary* summary);
 // The record `analyze --json` writes for the assessment (chess or Chess 99).
 absl::StatusOr<std::string> AssessmentRecord(const v1::Assessment& assessment);
 

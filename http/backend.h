@@ -1,7 +1,8 @@
-// What the HTTP API needs of an Arbiter, in arbiter.v1 messages: the
-// coordinator answers through its own gRPC service (grpc_backend.h), and
-// `arbiter serve` with the engine in its process (client/). The routes
-// (http_server.h) know nothing of which.
+// What the HTTP API needs of an Arbiter, in arbiter.v1 messages, and
+// verdicts as core's (the JSON is written from those): the coordinator
+// answers through its own gRPC service (grpc_backend.h), and `arbiter
+// serve` with the engine in its process (client/serve_backend.h). The
+// routes (http_server.h) know nothing of which.
 #pragma once
 
 #include <cstdint>
@@ -13,12 +14,13 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/arbiter.pb.h"
 #include "core/pgn/pgn_reader.h"
+#include "core/verdict/game_verdict.h"
 
 namespace arbiter::http {
 
 // Called with each verdict, in input order; returning false stops the run
 // (the HTTP client went away).
-using VerdictSink = std::function<bool(const v1::GameVerdict&)>;
+using VerdictSink = std::function<bool(const GameVerdict&)>;
 
 // A request body read in pieces: calls `write` with each, in order, and
 // returns false when reading failed or `write` returned false.

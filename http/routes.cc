@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/io/byte_source.h"
+#include "core/render/game_verdict_json.h"
 #include "core/render/json.h"
 #include "core/render/tablebase_json.h"
 #include "core/render/verdict_output.h"
@@ -60,16 +61,12 @@ absl::Status VerdictLines(bool tablebase, LineQueue& out,
   const auto start = Clock::now();
   VerdictSummary summary;
   summary.tablebases = tablebase;
-  absl::Status failure;
-  absl::Status s = run([&](const v1::GameVerdict& v) {
-    absl::StatusOr<std::string> record = VerdictRecord(v, &summary);
-    if (!record.ok()) {
-      failure = record.status();
-      return false;
-    }
-    return out.Push(*std::move(record) + "\n");
+  absl::Status s = run([&](const GameVerdict& v) {
+    summary.Add(v);
+    std::string record = GameVerdictJson(v);
+    record += '\n';
+    return out.Push(std::move(record));
   });
-  if (!failure.ok()) return failure;
   if (!s.ok()) return s;
   out.Push(summary.Json(std::chrono::duration<double>(Clock::now() - start).count()));
   return absl::OkStatus();

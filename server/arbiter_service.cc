@@ -65,13 +65,17 @@ bool GuardedWrite(StreamGuard::Slot& slot, Writer& writer, const Message& messag
 
 }  // namespace
 
+absl::Status CheckOptions(const RequestLimits& limits, const v1::SearchOptions& options) {
+  if (absl::Status s = wire::FromProto(options).status(); !s.ok()) return s;
+  if (options.budget() > limits.max_budget)
+    return absl::ResourceExhaustedError(absl::StrCat("budget ", options.budget(),
+                                                     " exceeds this coordinator's ",
+                                                     limits.max_budget, " (--max-budget)"));
+  return absl::OkStatus();
+}
+
 grpc::Status ArbiterService::CheckOptions(const v1::SearchOptions& options) const {
-  if (grpc::Status s = ToGrpc(wire::FromProto(options).status()); !s.ok()) return s;
-  if (options.budget() > limits_.max_budget)
-    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                        absl::StrCat("budget ", options.budget(), " exceeds this coordinator's ",
-                                     limits_.max_budget, " (--max-budget)"));
-  return grpc::Status::OK;
+  return ToGrpc(coordinator::CheckOptions(limits_, options));
 }
 
 grpc::Status ArbiterService::Analyze(grpc::ServerContext* ctx, const v1::AnalyzeRequest* request,

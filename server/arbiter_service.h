@@ -19,6 +19,11 @@ struct RequestLimits {
   std::chrono::seconds stream_stall_timeout{300};
 };
 
+// INVALID_ARGUMENT / RESOURCE_EXHAUSTED for options out of `limits`: what
+// the coordinator refuses of every request, and `arbiter serve` of the
+// runs it rules without the service (client/serve_backend.h).
+absl::Status CheckOptions(const RequestLimits& limits, const v1::SearchOptions& options);
+
 class ArbiterService final
     : public v1::Arbiter::WithRawCallbackMethod_VerifyGames<v1::Arbiter::Service> {
  public:
@@ -58,8 +63,7 @@ class ArbiterService final
   using VerifyGamesStream = BlockingBidi<v1::VerifyGamesRequest, v1::VerifyGamesResponse>;
   // The VerifyGames call, in the synchronous style.
   grpc::Status Verify(VerifyGamesStream& stream);
-  // INVALID_ARGUMENT / RESOURCE_EXHAUSTED for options out of bounds.
-  grpc::Status CheckOptions(const v1::SearchOptions& options) const;
+  grpc::Status CheckOptions(const v1::SearchOptions& options) const;  // as the function
 
   Dispatcher& dispatcher_;
   Jobs& jobs_;

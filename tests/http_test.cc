@@ -291,6 +291,12 @@ TEST_F(Http, BadInputGetsAClearError) {
   // A run refused before its first verdict answers with the error's status.
   ExpectError(http.Post("/v1/verify?tablebase=true", ReadFile(kSample), "text/plain"), 400,
               "FAILED_PRECONDITION", "no Syzygy tables");
+  // serve rules a stream on its worker directly (client/serve_backend.h):
+  // the coordinator's limits and the worker's hold there too.
+  ExpectError(http.Post("/v1/verify?budget=6000", ReadFile(kSample), "text/plain"), 429,
+              "RESOURCE_EXHAUSTED", "--max-budget");
+  ExpectError(http.Post("/v1/verify?table_mb=1000", ReadFile(kSample), "text/plain"), 429,
+              "RESOURCE_EXHAUSTED", "table");
   ExpectError(http.Get("/v1/jobs/0123456789abcdef/results"), 404, "NOT_FOUND", "0123456789abcdef");
   ExpectError(http.Post("/v1/verify", std::string(2 << 20, ' '), "text/plain"), 413,
               "RESOURCE_EXHAUSTED", "limit of 1 MB");

@@ -1,5 +1,6 @@
 #include "worker/worker_service.h"
 
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -37,29 +38,39 @@ class WorkerService::Slot {
   }
 
   void Acquire() {
-    std::unique_lock<std::mutex> lock(s_.mu_);
-    s_.waiting_.Increment();
-    s_.slot_free_.wait(lock, [&] { return s_.busy_ < s_.threads_; });
-    s_.waiting_.Decrement();
-    ++s_.busy_;
-    s_.in_flight_.Increment();
+    s_.AcquireSlots(1);
     held_ = true;
   }
 
   void Release() {
-    {
-      std::lock_guard<std::mutex> lock(s_.mu_);
-      --s_.busy_;
-      s_.in_flight_.Decrement();
-    }
+    s_.ReleaseSlots(1);
     held_ = false;
-    s_.slot_free_.notify_one();
   }
 
  private:
   WorkerService& s_;
   bool held_ = false;
 };
+
+int WorkerService::AcquireSlots(int most) {
+  std::unique_lock<std::mutex> lock(mu_);
+  waiting_.Increment();
+  slot_free_.wait(lock, [&] { return busy_ < threads_; });
+  waiting_.Decrement();
+  const int n = std::min(most, threads_ - busy_);
+  busy_ += n;
+  in_flight_.Increment(n);
+  return n;
+}
+
+void WorkerService::ReleaseSlots(int n) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    busy_ -= n;
+    in_flight_.Decrement(n);
+  }
+  slot_free_.notify_all();
+}
 
 WorkerService::WorkerService(int threads, int max_table_mb,
                              std::shared_ptr<const SyzygyTablebase> tables,
@@ -195,6 +206,29 @@ grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
   }
   ++batches_served_;
   return grpc::Status::OK;
+}
+
+absl::Status WorkerService::VerifyHere(const v1::SearchOptions& request,
+                                       const std::function<bool(RawGame*)>& next,
+                                       const std::function<bool(GameVerdict&)>& deliver) {
+  absl::StatusOr<MateSearchOptions> options = engine_.Prepare(request);
+  if (!options.ok()) return failures_.Increment(), options.status();
+  // The slots are held to the end of the run, through its deliveries: the
+  // caller's bounded queue (and its write deadline) bounds how long a slow
+  // reader keeps them.
+  const int slots = AcquireSlots(threads_);
+  const bool completed = VerifyGames({.threads = slots, .search = *options, .tables = options->syzygy},
+                                     next, [&](GameVerdict& verdict) {
+                                       verdicts_.Increment();
+                                       ++verdicts_served_;
+                                       return deliver(verdict);
+                                     });
+  ReleaseSlots(slots);
+  if (!completed) {
+    failures_.Increment();
+    return absl::CancelledError("the verdicts' reader stopped");
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace arbiter::worker

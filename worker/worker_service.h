@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -18,6 +19,7 @@
 #include "common/local_engine.h"
 #include "core/mate/mate_ability.h"
 #include "core/tablebase/syzygy.h"
+#include "core/verdict/game_verdict.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
@@ -41,12 +43,27 @@ class WorkerService final : public v1::Worker::Service {
   grpc::Status VerifyBatch(grpc::ServerContext* ctx, const v1::VerifyBatchRequest* request,
                            grpc::ServerWriter<v1::VerdictChunk>* writer) override;
 
+  // Rules the games `next` yields under `request` here, without gRPC, on
+  // the compute slots free when it starts (at least one, waited for), and
+  // hands each verdict to `deliver` in input order. `arbiter serve`'s
+  // streaming verify runs on it: through in-process channels every game
+  // and verdict would be serialized and parsed twice, which doubled the CPU
+  // of a run (docs/http.md). Options are refused as VerifyBatch refuses
+  // them; CANCELLED when `deliver` stopped the run.
+  absl::Status VerifyHere(const v1::SearchOptions& request,
+                          const std::function<bool(RawGame*)>& next,
+                          const std::function<bool(GameVerdict&)>& deliver);
+
   // Work done so far (logged at exit; tests check that a worker got work).
   uint64_t batches_served() const { return batches_served_.load(); }
   uint64_t verdicts_served() const { return verdicts_served_.load(); }
 
  private:
   class Slot;  // holds one of the `threads` compute slots
+  // Waits for a free slot, then takes up to `most` of those free; returns
+  // how many it took.
+  int AcquireSlots(int most);
+  void ReleaseSlots(int n);
   // The options and tables of a request, or why it is refused.
   grpc::Status Prepare(const v1::SearchOptions& request, MateSearchOptions* options) const;
 
