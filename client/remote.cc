@@ -114,7 +114,6 @@ absl::StatusOr<Chess99Report> RemoteArbiter::AnalyzeChess99(const std::string& f
   return wire::Chess99FromProto(*reply);
 }
 
-
 absl::Status RemoteArbiter::Verify(const std::function<bool(RawGame*)>& next,
                                    const MateSearchOptions& options, bool tablebase,
                                    int games_per_message,

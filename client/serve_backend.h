@@ -34,9 +34,7 @@ class ServeBackend final : public http::Backend {
                                     const http::BodyReader& body) override {
     return coordinator_.SubmitJob(name, options, body);
   }
-  absl::StatusOr<v1::Job> GetJob(const std::string& id) override {
-    return coordinator_.GetJob(id);
-  }
+  absl::StatusOr<v1::Job> GetJob(const std::string& id) override { return coordinator_.GetJob(id); }
   absl::StatusOr<std::vector<v1::Job>> ListJobs(int limit) override {
     return coordinator_.ListJobs(limit);
   }

@@ -237,8 +237,10 @@ absl::Status ArbiterClient::JobResults(const std::string& id, int64_t first_game
   absl::Status failure;
   while (reader->Read(&verdict)) {
     absl::StatusOr<GameVerdict> converted = Converted(verdict);
-    if (!converted.ok()) failure = converted.status();
-    else if (!deliver(*converted)) failure = absl::CancelledError("the verdicts' reader stopped");
+    if (!converted.ok())
+      failure = converted.status();
+    else if (!deliver(*converted))
+      failure = absl::CancelledError("the verdicts' reader stopped");
     if (!failure.ok()) {
       ctx.TryCancel();
       break;

@@ -64,8 +64,7 @@ class ArbiterClient {
   // `follow`, until a running job ends, as core's; `deliver` returning
   // false cancels the call. DATA_LOSS for a verdict that does not convert.
   absl::Status JobResults(const std::string& id, int64_t first_game, bool follow,
-                          const std::function<bool(GameVerdict&)>& deliver,
-                          const Call& call = {});
+                          const std::function<bool(GameVerdict&)>& deliver, const Call& call = {});
 
   const std::string& name() const { return name_; }
 

@@ -217,12 +217,13 @@ absl::Status WorkerService::VerifyHere(const v1::SearchOptions& request,
   // caller's bounded queue (and its write deadline) bounds how long a slow
   // reader keeps them.
   const int slots = AcquireSlots(threads_);
-  const bool completed = VerifyGames({.threads = slots, .search = *options, .tables = options->syzygy},
-                                     next, [&](GameVerdict& verdict) {
-                                       verdicts_.Increment();
-                                       ++verdicts_served_;
-                                       return deliver(verdict);
-                                     });
+  const bool completed =
+      VerifyGames({.threads = slots, .search = *options, .tables = options->syzygy}, next,
+                  [&](GameVerdict& verdict) {
+                    verdicts_.Increment();
+                    ++verdicts_served_;
+                    return deliver(verdict);
+                  });
   ReleaseSlots(slots);
   if (!completed) {
     failures_.Increment();
