@@ -174,6 +174,7 @@ JobStatus FromJob(const v1::Job& job) {
   out.disagreements = job.disagreements();
   out.error = job.error();
   out.paused = job.paused();
+  out.owner = job.owner();
   out.tablebase = job.options().tablebase();
   out.seconds = job.seconds();
   out.created = TimeText(job.created());

@@ -58,6 +58,7 @@ struct JobStatus {
   int64_t games_read = 0, games_done = 0, errors = 0, disagreements = 0;
   std::string error;
   std::string paused;      // why a running job makes no progress now ("" while it does)
+  std::string owner;       // who submitted it ("" without tokens or a name)
   bool tablebase = false;  // submitted with tablebase probes
   double seconds = 0;
   std::string created, finished;  // RFC 3339, UTC; "" when unset

@@ -1,13 +1,15 @@
 // The HTTP API's backend in `arbiter serve`: the coordinator's service over
-// an in-process channel (http/grpc_backend.h) for every route but one, and
-// POST /v1/verify ruled by the in-process worker directly
-// (WorkerService::VerifyHere). Through the two in-process channels each
-// game and verdict was serialized and parsed twice; that doubled the CPU of
-// a run, and a stream gains nothing from the dispatcher when its one worker
-// shares its process (no lease to renew, no other worker to retry on).
-// The stream is held to the coordinator's limits (coordinator::CheckOptions)
-// and the worker's, and rules through the one loop, so its verdicts are
-// those every other way of asking gets.
+// an in-process channel (http/grpc_backend.h) for jobs, and positions and
+// game streams (GET/POST /v1/analyze, /v1/tablebase, POST /v1/verify)
+// answered by the in-process worker directly (WorkerService::AnalyzeHere,
+// VerifyHere). Through the two in-process channels each request, game and
+// verdict was serialized and parsed twice: that doubled the CPU of a verify
+// run and cost three quarters of the analyze throughput, and these calls
+// gain nothing from the dispatcher when its one worker shares its process
+// (no lease to renew, no other worker to retry on). They are held to the
+// coordinator's limits (coordinator::CheckOptions) and the worker's, and
+// answered by the same engine and loop, so their answers are those every
+// other way of asking gets.
 #pragma once
 
 #include "http/backend.h"
@@ -27,24 +29,31 @@ class ServeBackend final : public http::Backend {
   absl::Status Verify(const v1::SearchOptions& options, const std::function<bool(RawGame*)>& next,
                       const http::VerdictSink& deliver) override;
 
-  absl::StatusOr<v1::Assessment> Analyze(const v1::AnalyzeRequest& request) override {
-    return coordinator_.Analyze(request);
-  }
+  absl::StatusOr<v1::Assessment> Analyze(const v1::AnalyzeRequest& request) override;
   absl::StatusOr<v1::Job> SubmitJob(const std::string& name, const v1::SearchOptions& options,
-                                    const http::BodyReader& body) override {
-    return coordinator_.SubmitJob(name, options, body);
+                                    const http::BodyReader& body,
+                                    const std::string& authorization) override {
+    return coordinator_.SubmitJob(name, options, body, authorization);
   }
-  absl::StatusOr<v1::Job> GetJob(const std::string& id) override { return coordinator_.GetJob(id); }
-  absl::StatusOr<std::vector<v1::Job>> ListJobs(int limit) override {
-    return coordinator_.ListJobs(limit);
+  absl::StatusOr<v1::Job> GetJob(const std::string& id,
+                                 const std::string& authorization) override {
+    return coordinator_.GetJob(id, authorization);
   }
-  absl::StatusOr<v1::Job> CancelJob(const std::string& id) override {
-    return coordinator_.CancelJob(id);
+  absl::StatusOr<std::vector<v1::Job>> ListJobs(int limit,
+                                                const std::string& authorization) override {
+    return coordinator_.ListJobs(limit, authorization);
   }
-  absl::Status DeleteJob(const std::string& id) override { return coordinator_.DeleteJob(id); }
+  absl::StatusOr<v1::Job> CancelJob(const std::string& id,
+                                    const std::string& authorization) override {
+    return coordinator_.CancelJob(id, authorization);
+  }
+  absl::Status DeleteJob(const std::string& id, const std::string& authorization) override {
+    return coordinator_.DeleteJob(id, authorization);
+  }
   absl::Status JobResults(const std::string& id, int64_t first_game,
-                          const http::VerdictSink& deliver) override {
-    return coordinator_.JobResults(id, first_game, deliver);
+                          const http::VerdictSink& deliver,
+                          const std::string& authorization) override {
+    return coordinator_.JobResults(id, first_game, deliver, authorization);
   }
   bool Serving() override { return coordinator_.Serving(); }
 

@@ -106,7 +106,7 @@ common::ExitCode RunServe(ServeOptions& o) {
   absl::StatusOr<std::unique_ptr<coordinator::Jobs>> jobs =
       coordinator::Jobs::Open(dispatcher, o.jobs);
   if (!jobs.ok()) return common::Fail(kProgram, jobs.status());
-  coordinator::ArbiterService service(dispatcher, **jobs, o.limits);
+  coordinator::ArbiterService service(dispatcher, **jobs, o.limits, o.http.tokens);
   std::unique_ptr<grpc::Server> coordinator_server = InProcessServer(&service);
   http::GrpcBackend coordinator_backend(ChannelTo(*coordinator_server), [] { return true; });
   ServeBackend backend(coordinator_backend, worker, o.limits);

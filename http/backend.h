@@ -44,19 +44,26 @@ class Backend {
 
   // Jobs: a PGN or .pgn.zst file ruled in the background, read back by id.
   // The job's file is `body` (PGN or .pgn.zst), named `name` as its client
-  // knows it.
+  // knows it. `authorization` is the request's header ("" for none): the
+  // service decides from it what the caller may do and which jobs it sees
+  // (others' are NOT_FOUND).
   virtual absl::StatusOr<v1::Job> SubmitJob(const std::string& name,
                                             const v1::SearchOptions& options,
-                                            const BodyReader& body) = 0;
-  virtual absl::StatusOr<v1::Job> GetJob(const std::string& id) = 0;
+                                            const BodyReader& body,
+                                            const std::string& authorization) = 0;
+  virtual absl::StatusOr<v1::Job> GetJob(const std::string& id,
+                                         const std::string& authorization) = 0;
   // Newest first; `limit` 0: the default.
-  virtual absl::StatusOr<std::vector<v1::Job>> ListJobs(int limit) = 0;
-  virtual absl::StatusOr<v1::Job> CancelJob(const std::string& id) = 0;
-  virtual absl::Status DeleteJob(const std::string& id) = 0;
+  virtual absl::StatusOr<std::vector<v1::Job>> ListJobs(int limit,
+                                                        const std::string& authorization) = 0;
+  virtual absl::StatusOr<v1::Job> CancelJob(const std::string& id,
+                                            const std::string& authorization) = 0;
+  virtual absl::Status DeleteJob(const std::string& id, const std::string& authorization) = 0;
   // The job's verdicts from the 1-based `first_game` on (0: from the
   // start), following a running job to its end.
   virtual absl::Status JobResults(const std::string& id, int64_t first_game,
-                                  const VerdictSink& deliver) = 0;
+                                  const VerdictSink& deliver,
+                                  const std::string& authorization) = 0;
 
   // Whether it can take work now (GET /healthz).
   virtual bool Serving() = 0;

@@ -180,6 +180,7 @@ class Connection final : public ConnectionBase,
     request_.method = std::string(h.method_string());
     ParseTarget(h.target(), &request_);
     request_.content_type = std::string(h[bhttp::field::content_type]);
+    request_.authorization = std::string(h[bhttp::field::authorization]);
 
     const HttpOptions& o = state_->options;
     if (!o.tokens) {

@@ -28,7 +28,8 @@ absl::Status GrpcBackend::Verify(const v1::SearchOptions& options,
 
 absl::StatusOr<v1::Job> GrpcBackend::SubmitJob(const std::string& name,
                                                const v1::SearchOptions& options,
-                                               const BodyReader& body) {
+                                               const BodyReader& body,
+                                               const std::string& authorization) {
   // The HTTP server pushes the body (on this thread, which owns the
   // connection) and the upload pulls it (on its own): a small hand-over
   // queue between the two. An upload that ends early (refused) stops the
@@ -40,7 +41,9 @@ absl::StatusOr<v1::Job> GrpcBackend::SubmitJob(const std::string& name,
   constexpr size_t kMaxPieces = 16;
   absl::StatusOr<v1::Job> job;
   std::thread uploader([&] {
-    job = client_.UploadJob(name, options, [&]() -> absl::StatusOr<std::string> {
+    job = client_.UploadJob(
+        name, options,
+        [&]() -> absl::StatusOr<std::string> {
       std::unique_lock<std::mutex> lock(mu);
       changed.wait(lock, [&] { return ended || !pieces.empty(); });
       if (!pieces.empty()) {
@@ -51,7 +54,8 @@ absl::StatusOr<v1::Job> GrpcBackend::SubmitJob(const std::string& name,
       }
       if (!read_ok) return absl::DataLossError("the request body could not be read in full");
       return std::string();
-    });
+        },
+        {authorization});
     std::lock_guard<std::mutex> lock(mu);
     upload_over = true;
     changed.notify_all();
@@ -74,22 +78,30 @@ absl::StatusOr<v1::Job> GrpcBackend::SubmitJob(const std::string& name,
   return job;
 }
 
-absl::StatusOr<v1::Job> GrpcBackend::GetJob(const std::string& id) { return client_.GetJob(id); }
-
-absl::StatusOr<std::vector<v1::Job>> GrpcBackend::ListJobs(int limit) {
-  return client_.ListJobs(limit);
+absl::StatusOr<v1::Job> GrpcBackend::GetJob(const std::string& id,
+                                            const std::string& authorization) {
+  return client_.GetJob(id, {authorization});
 }
 
-absl::StatusOr<v1::Job> GrpcBackend::CancelJob(const std::string& id) {
-  return client_.CancelJob(id);
+absl::StatusOr<std::vector<v1::Job>> GrpcBackend::ListJobs(int limit,
+                                                           const std::string& authorization) {
+  return client_.ListJobs(limit, {authorization});
 }
 
-absl::Status GrpcBackend::DeleteJob(const std::string& id) { return client_.DeleteJob(id); }
+absl::StatusOr<v1::Job> GrpcBackend::CancelJob(const std::string& id,
+                                               const std::string& authorization) {
+  return client_.CancelJob(id, {authorization});
+}
+
+absl::Status GrpcBackend::DeleteJob(const std::string& id, const std::string& authorization) {
+  return client_.DeleteJob(id, {authorization});
+}
 
 absl::Status GrpcBackend::JobResults(const std::string& id, int64_t first_game,
-                                     const VerdictSink& deliver) {
+                                     const VerdictSink& deliver,
+                                     const std::string& authorization) {
   // The HTTP route follows a running job to its end (docs/http.md).
-  return client_.JobResults(id, first_game, /*follow=*/true, deliver);
+  return client_.JobResults(id, first_game, /*follow=*/true, deliver, {authorization});
 }
 
 }  // namespace arbiter::http

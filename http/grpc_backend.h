@@ -21,13 +21,17 @@ class GrpcBackend final : public Backend {
   absl::Status Verify(const v1::SearchOptions& options, const std::function<bool(RawGame*)>& next,
                       const VerdictSink& deliver) override;
   absl::StatusOr<v1::Job> SubmitJob(const std::string& name, const v1::SearchOptions& options,
-                                    const BodyReader& body) override;
-  absl::StatusOr<v1::Job> GetJob(const std::string& id) override;
-  absl::StatusOr<std::vector<v1::Job>> ListJobs(int limit) override;
-  absl::StatusOr<v1::Job> CancelJob(const std::string& id) override;
-  absl::Status DeleteJob(const std::string& id) override;
-  absl::Status JobResults(const std::string& id, int64_t first_game,
-                          const VerdictSink& deliver) override;
+                                    const BodyReader& body,
+                                    const std::string& authorization) override;
+  absl::StatusOr<v1::Job> GetJob(const std::string& id,
+                                 const std::string& authorization) override;
+  absl::StatusOr<std::vector<v1::Job>> ListJobs(int limit,
+                                                const std::string& authorization) override;
+  absl::StatusOr<v1::Job> CancelJob(const std::string& id,
+                                    const std::string& authorization) override;
+  absl::Status DeleteJob(const std::string& id, const std::string& authorization) override;
+  absl::Status JobResults(const std::string& id, int64_t first_game, const VerdictSink& deliver,
+                          const std::string& authorization) override;
   bool Serving() override { return serving_(); }
 
  private:

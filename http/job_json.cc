@@ -57,6 +57,7 @@ std::string JobJson(const v1::Job& j) {
   o.Add("disagreements", j.disagreements());
   o.AddTextOrNull("error", j.error());
   o.AddTextOrNull("paused", j.paused());
+  o.AddTextOrNull("owner", j.owner());
   o.AddRaw("options", OptionsJson(j.options()));
   o.AddRaw("seconds", absl::StrCat(j.seconds()));
   o.Add("created", Time(j.has_created(), j.created()));

@@ -220,24 +220,24 @@ Reply Routes::Answer(const Route& route, const Request& req) {
       absl::StatusOr<int64_t> limit = IntegerFromQuery(QueryOf(req), "limit", 0);
       if (!limit.ok()) return ErrorReply(limit.status());
       absl::StatusOr<std::vector<v1::Job>> jobs =
-          backend_.ListJobs(int(std::min<int64_t>(*limit, 100000)));
+          backend_.ListJobs(int(std::min<int64_t>(*limit, 100000)), req.authorization);
       if (!jobs.ok()) return ErrorReply(jobs.status());
       v1::ListJobsResponse list;
       for (v1::Job& job : *jobs) *list.add_jobs() = std::move(job);
       return JsonReply(200, JobListJson(list));
     }
     case RouteName::kGetJob: {
-      absl::StatusOr<v1::Job> job = backend_.GetJob(route.id);
+      absl::StatusOr<v1::Job> job = backend_.GetJob(route.id, req.authorization);
       if (!job.ok()) return ErrorReply(job.status());
       return JsonReply(200, JobJson(*job));
     }
     case RouteName::kCancelJob: {
-      absl::StatusOr<v1::Job> job = backend_.CancelJob(route.id);
+      absl::StatusOr<v1::Job> job = backend_.CancelJob(route.id, req.authorization);
       if (!job.ok()) return ErrorReply(job.status());
       return JsonReply(200, JobJson(*job));
     }
     case RouteName::kDeleteJob: {
-      if (absl::Status st = backend_.DeleteJob(route.id); !st.ok()) return ErrorReply(st);
+      if (absl::Status st = backend_.DeleteJob(route.id, req.authorization); !st.ok()) return ErrorReply(st);
       return JsonReply(200, JsonObject().Add("type", "deleted").Add("id", route.id).Close());
     }
     case RouteName::kHealth: {
@@ -291,14 +291,14 @@ absl::Status Routes::Stream(const Route& route, const Request& req, LineQueue& o
   }
   absl::StatusOr<int64_t> first = IntegerFromQuery(QueryOf(req), "first_game", 0);
   if (!first.ok()) return first.status();
-  absl::StatusOr<v1::Job> job = b.GetJob(route.id);
+  absl::StatusOr<v1::Job> job = b.GetJob(route.id, req.authorization);
   if (!job.ok()) return job.status();
   const std::string& id = route.id;
   // A job that failed or was cancelled ends with a failure line, not a
   // summary: its verdicts are not a whole run (as `arbiter job results`).
   return VerdictLines(job->options().tablebase(), out, [&](const VerdictSink& deliver) {
-    if (absl::Status s = b.JobResults(id, *first, deliver); !s.ok()) return s;
-    absl::StatusOr<v1::Job> end = b.GetJob(id);
+    if (absl::Status s = b.JobResults(id, *first, deliver, req.authorization); !s.ok()) return s;
+    absl::StatusOr<v1::Job> end = b.GetJob(id, req.authorization);
     if (!end.ok()) return end.status();
     if (end->state() == v1::Job::STATE_FAILED)
       return absl::AbortedError(absl::StrCat("job ", id, " failed: ", end->error()));
@@ -313,7 +313,8 @@ Reply Routes::Upload(const Route&, const Request& req, const BodyReader& body) {
   if (!search.ok()) return ErrorReply(search.status());
   auto name = req.query.find("name");
   absl::StatusOr<v1::Job> job =
-      backend_.SubmitJob(name == req.query.end() ? "upload.pgn" : name->second, *search, body);
+      backend_.SubmitJob(name == req.query.end() ? "upload.pgn" : name->second, *search, body,
+                         req.authorization);
   if (!job.ok()) return ErrorReply(job.status());
   return JsonReply(201, JobJson(*job));
 }

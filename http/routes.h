@@ -29,6 +29,9 @@ struct Request {
   std::string path;    // percent-decoded
   std::map<std::string, std::string> query;
   std::string content_type;
+  // Passed on to the backend, whose service decides from it which jobs the
+  // caller sees (common/tokens.h).
+  std::string authorization;
   std::string body;
 };
 

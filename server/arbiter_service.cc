@@ -74,17 +74,54 @@ absl::Status CheckOptions(const RequestLimits& limits, const v1::SearchOptions& 
   return absl::OkStatus();
 }
 
+absl::Status CheckAnalyzeRequest(const RequestLimits& limits, const v1::AnalyzeRequest& request) {
+  if (absl::Status s = CheckOptions(limits, request.options()); !s.ok()) return s;
+  if (request.moves_size() > int(PgnReader::kMaxPlies))
+    return absl::ResourceExhaustedError(
+        absl::StrCat(request.moves_size(), " moves, more than ", PgnReader::kMaxPlies));
+  return absl::OkStatus();
+}
+
 grpc::Status ArbiterService::CheckOptions(const v1::SearchOptions& options) const {
   return ToGrpc(coordinator::CheckOptions(limits_, options));
 }
 
+absl::StatusOr<common::Caller> ArbiterService::CallerOf(const grpc::ServerContextBase& ctx) const {
+  if (!tokens_) return common::Caller{};
+  const auto& metadata = ctx.client_metadata();
+  auto it = metadata.find("authorization");
+  if (it != metadata.end()) {
+    std::optional<common::Caller> caller =
+        tokens_->CallerOf(std::string_view(it->second.data(), it->second.size()));
+    if (caller) return *caller;
+  }
+  return absl::UnauthenticatedError(std::string(common::kTokenRequired));
+}
+
+absl::StatusOr<v1::Job> ArbiterService::VisibleJob(const grpc::ServerContextBase& ctx,
+                                                   const std::string& id) const {
+  absl::StatusOr<common::Caller> caller = CallerOf(ctx);
+  if (!caller.ok()) return caller.status();
+  absl::StatusOr<v1::Job> job = jobs_.Get(id);
+  if (!job.ok()) return job.status();
+  if (caller->role != common::Role::kAdmin && job->owner() != caller->name)
+    return absl::NotFoundError(absl::StrCat("no job ", id));  // Jobs::Get's words
+  return job;
+}
+
+absl::StatusOr<common::Caller> ArbiterService::Submitter(const grpc::ServerContextBase& ctx) const {
+  absl::StatusOr<common::Caller> caller = CallerOf(ctx);
+  if (!caller.ok()) return caller.status();
+  if (caller->role == common::Role::kReader)
+    return absl::PermissionDeniedError(
+        absl::StrCat("the token of ", caller->name,
+                     " is a reader's: jobs need a submitter's or an admin's (docs/security.md)"));
+  return caller;
+}
+
 grpc::Status ArbiterService::Analyze(grpc::ServerContext* ctx, const v1::AnalyzeRequest* request,
                                      v1::Assessment* out) {
-  if (grpc::Status s = CheckOptions(request->options()); !s.ok()) return s;
-  if (request->moves_size() > int(PgnReader::kMaxPlies))
-    return grpc::Status(
-        grpc::StatusCode::RESOURCE_EXHAUSTED,
-        absl::StrCat(request->moves_size(), " moves, more than ", PgnReader::kMaxPlies));
+  if (grpc::Status s = ToGrpc(CheckAnalyzeRequest(limits_, *request)); !s.ok()) return s;
   // The client's deadline, when shorter than the coordinator's own.
   return dispatcher_.Analyze(*request, out, ctx->deadline());
 }
@@ -210,6 +247,8 @@ grpc::Status ArbiterService::Verify(VerifyGamesStream& stream) {
 grpc::Status ArbiterService::UploadJob(grpc::ServerContext* ctx,
                                        grpc::ServerReader<v1::UploadJobRequest>* reader,
                                        v1::Job* out) {
+  absl::StatusOr<common::Caller> owner = Submitter(*ctx);
+  if (!owner.ok()) return ToGrpc(owner.status());
   absl::StatusOr<std::unique_ptr<StreamGuard::Slot>> slot = streams_.Open(ctx);
   if (!slot.ok()) return ToGrpc(slot.status());
   v1::UploadJobRequest first;
@@ -218,7 +257,8 @@ grpc::Status ArbiterService::UploadJob(grpc::ServerContext* ctx,
   if (grpc::Status s = CheckOptions(first.options()); !s.ok()) return s;
   v1::UploadJobRequest request;
   absl::StatusOr<v1::Job> job = jobs_.Upload(
-      first.name(), first.options(), first.data(), [&](std::string* data) -> absl::StatusOr<bool> {
+      first.name(), first.options(), owner->name, first.data(),
+      [&](std::string* data) -> absl::StatusOr<bool> {
         if (reader->Read(&request)) {
           data->swap(*request.mutable_data());
           return true;
@@ -232,48 +272,63 @@ grpc::Status ArbiterService::UploadJob(grpc::ServerContext* ctx,
   return grpc::Status::OK;
 }
 
-grpc::Status ArbiterService::SubmitJob(grpc::ServerContext*, const v1::SubmitJobRequest* request,
-                                       v1::Job* out) {
+grpc::Status ArbiterService::SubmitJob(grpc::ServerContext* ctx,
+                                       const v1::SubmitJobRequest* request, v1::Job* out) {
+  absl::StatusOr<common::Caller> owner = Submitter(*ctx);
+  if (!owner.ok()) return ToGrpc(owner.status());
   if (grpc::Status s = CheckOptions(request->options()); !s.ok()) return s;
-  absl::StatusOr<v1::Job> job = jobs_.Submit(*request);
+  absl::StatusOr<v1::Job> job = jobs_.Submit(*request, owner->name);
   if (!job.ok()) return ToGrpc(job.status());
   *out = *std::move(job);
   return grpc::Status::OK;
 }
 
-grpc::Status ArbiterService::GetJob(grpc::ServerContext*, const v1::GetJobRequest* request,
+grpc::Status ArbiterService::GetJob(grpc::ServerContext* ctx, const v1::GetJobRequest* request,
                                     v1::Job* out) {
-  absl::StatusOr<v1::Job> job = jobs_.Get(request->id());
+  absl::StatusOr<v1::Job> job = VisibleJob(*ctx, request->id());
   if (!job.ok()) return ToGrpc(job.status());
   *out = *std::move(job);
   return grpc::Status::OK;
 }
 
-grpc::Status ArbiterService::ListJobs(grpc::ServerContext*, const v1::ListJobsRequest* request,
+grpc::Status ArbiterService::ListJobs(grpc::ServerContext* ctx, const v1::ListJobsRequest* request,
                                       v1::ListJobsResponse* out) {
   constexpr int kDefaultLimit = 100;
+  absl::StatusOr<common::Caller> caller = CallerOf(*ctx);
+  if (!caller.ok()) return ToGrpc(caller.status());
   if (request->limit() < 0)
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "limit must not be negative");
-  for (v1::Job& job : jobs_.List(size_t(request->limit() ? request->limit() : kDefaultLimit)))
+  // An admin sees every job; anyone else its own.
+  std::optional<std::string> owner;
+  if (caller->role != common::Role::kAdmin) owner = caller->name;
+  for (v1::Job& job :
+       jobs_.List(size_t(request->limit() ? request->limit() : kDefaultLimit), owner))
     *out->add_jobs() = std::move(job);
   return grpc::Status::OK;
 }
 
-grpc::Status ArbiterService::CancelJob(grpc::ServerContext*, const v1::CancelJobRequest* request,
-                                       v1::Job* out) {
+grpc::Status ArbiterService::CancelJob(grpc::ServerContext* ctx,
+                                       const v1::CancelJobRequest* request, v1::Job* out) {
+  if (absl::StatusOr<v1::Job> seen = VisibleJob(*ctx, request->id()); !seen.ok())
+    return ToGrpc(seen.status());
   absl::StatusOr<v1::Job> job = jobs_.Cancel(request->id());
   if (!job.ok()) return ToGrpc(job.status());
   *out = *std::move(job);
   return grpc::Status::OK;
 }
 
-grpc::Status ArbiterService::DeleteJob(grpc::ServerContext*, const v1::DeleteJobRequest* request,
+grpc::Status ArbiterService::DeleteJob(grpc::ServerContext* ctx,
+                                       const v1::DeleteJobRequest* request,
                                        v1::DeleteJobResponse*) {
+  if (absl::StatusOr<v1::Job> seen = VisibleJob(*ctx, request->id()); !seen.ok())
+    return ToGrpc(seen.status());
   return ToGrpc(jobs_.Delete(request->id()));
 }
 
 grpc::Status ArbiterService::WatchJob(grpc::ServerContext* ctx, const v1::WatchJobRequest* request,
                                       grpc::ServerWriter<v1::Job>* writer) {
+  if (absl::StatusOr<v1::Job> seen = VisibleJob(*ctx, request->id()); !seen.ok())
+    return ToGrpc(seen.status());
   absl::StatusOr<std::unique_ptr<StreamGuard::Slot>> slot = streams_.Open(ctx);
   if (!slot.ok()) return ToGrpc(slot.status());
   return ToGrpc(jobs_.Watch(
@@ -284,6 +339,8 @@ grpc::Status ArbiterService::WatchJob(grpc::ServerContext* ctx, const v1::WatchJ
 grpc::Status ArbiterService::GetJobResults(grpc::ServerContext* ctx,
                                            const v1::GetJobResultsRequest* request,
                                            grpc::ServerWriter<v1::GameVerdict>* writer) {
+  if (absl::StatusOr<v1::Job> seen = VisibleJob(*ctx, request->id()); !seen.ok())
+    return ToGrpc(seen.status());
   absl::StatusOr<std::unique_ptr<StreamGuard::Slot>> slot = streams_.Open(ctx);
   if (!slot.ok()) return ToGrpc(slot.status());
   return ToGrpc(jobs_.Results(

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "arbiter/v1/arbiter.grpc.pb.h"
+#include "common/tokens.h"
 #include "server/blocking_bidi.h"
 #include "server/dispatcher.h"
 #include "server/jobs.h"
@@ -23,14 +24,21 @@ struct RequestLimits {
 // the coordinator refuses of every request, and `arbiter serve` of the
 // runs it rules without the service (client/serve_backend.h).
 absl::Status CheckOptions(const RequestLimits& limits, const v1::SearchOptions& options);
+// The same for a position, and RESOURCE_EXHAUSTED for too many moves.
+absl::Status CheckAnalyzeRequest(const RequestLimits& limits, const v1::AnalyzeRequest& request);
 
 class ArbiterService final
     : public v1::Arbiter::WithRawCallbackMethod_VerifyGames<v1::Arbiter::Service> {
  public:
-  ArbiterService(Dispatcher& dispatcher, Jobs& jobs, RequestLimits limits)
+  // `tokens`: the callers (common/tokens.h) whose roles and names decide
+  // what each may do and which jobs it sees; null: no tokens, every caller
+  // may do everything (a trusted network, a local server).
+  ArbiterService(Dispatcher& dispatcher, Jobs& jobs, RequestLimits limits,
+                 std::shared_ptr<common::TokenFile> tokens = nullptr)
       : dispatcher_(dispatcher),
         jobs_(jobs),
         limits_(limits),
+        tokens_(std::move(tokens)),
         streams_(limits.max_streams, limits.stream_stall_timeout) {}
 
   grpc::Status Analyze(grpc::ServerContext* ctx, const v1::AnalyzeRequest* request,
@@ -64,10 +72,23 @@ class ArbiterService final
   // The VerifyGames call, in the synchronous style.
   grpc::Status Verify(VerifyGamesStream& stream);
   grpc::Status CheckOptions(const v1::SearchOptions& options) const;  // as the function
+  // Who is calling: with tokens, the caller of the call's bearer token
+  // (checked by the port's processor already, or passed on by the HTTP API
+  // in process), UNAUTHENTICATED without one; without tokens, an unnamed
+  // admin.
+  absl::StatusOr<common::Caller> CallerOf(const grpc::ServerContextBase& ctx) const;
+  // The job `id` when the caller may see it (its own, or any for an admin);
+  // NOT_FOUND as for a job that does not exist otherwise, so that no one
+  // learns of another's jobs.
+  absl::StatusOr<v1::Job> VisibleJob(const grpc::ServerContextBase& ctx,
+                                     const std::string& id) const;
+  // The caller who will own a new job, or PERMISSION_DENIED for a reader.
+  absl::StatusOr<common::Caller> Submitter(const grpc::ServerContextBase& ctx) const;
 
   Dispatcher& dispatcher_;
   Jobs& jobs_;
   const RequestLimits limits_;
+  const std::shared_ptr<common::TokenFile> tokens_;
   StreamGuard streams_;
 };
 

@@ -186,7 +186,8 @@ absl::StatusOr<v1::Job> Jobs::Create(std::shared_ptr<Job> job) {
 }
 
 absl::StatusOr<v1::Job> Jobs::Upload(const std::string& name, const v1::SearchOptions& options,
-                                     const std::string& data, const NextUploadChunk& next) {
+                                     const std::string& owner, const std::string& data,
+                                     const NextUploadChunk& next) {
   // Options are checked first so that a bad job fails before its upload.
   if (absl::StatusOr<MateSearchOptions> o = wire::FromProto(options); !o.ok()) return o.status();
   std::string id;
@@ -211,6 +212,7 @@ absl::StatusOr<v1::Job> Jobs::Upload(const std::string& name, const v1::SearchOp
   job->state.set_id(id);
   job->state.set_path(name.empty() ? "upload" : name);
   job->state.set_uploaded(true);
+  job->state.set_owner(owner);
   job->state.set_input_bytes(file.size());
   *job->state.mutable_options() = options;
   std::lock_guard<std::mutex> lock(mu_);
@@ -219,7 +221,8 @@ absl::StatusOr<v1::Job> Jobs::Upload(const std::string& name, const v1::SearchOp
   return created;
 }
 
-absl::StatusOr<v1::Job> Jobs::Submit(const v1::SubmitJobRequest& request) {
+absl::StatusOr<v1::Job> Jobs::Submit(const v1::SubmitJobRequest& request,
+                                     const std::string& owner) {
   absl::StatusOr<JobInput> input = ResolveJobInput(options_.input_dir, request.path());
   if (!input.ok()) return input.status();
   if (absl::StatusOr<MateSearchOptions> o = wire::FromProto(request.options()); !o.ok())
@@ -231,6 +234,7 @@ absl::StatusOr<v1::Job> Jobs::Submit(const v1::SubmitJobRequest& request) {
   const auto size = std::filesystem::file_size(input->real_path, ec);
   auto job = std::make_shared<Job>();
   job->state.set_path(input->shown);
+  job->state.set_owner(owner);
   if (!ec) job->state.set_input_bytes(int64_t(size));
   *job->state.mutable_options() = request.options();
   std::lock_guard<std::mutex> lock(mu_);
@@ -407,11 +411,12 @@ absl::StatusOr<v1::Job> Jobs::Get(const std::string& id) const {
   return job->Snapshot();
 }
 
-std::vector<v1::Job> Jobs::List(size_t limit) const {
+std::vector<v1::Job> Jobs::List(size_t limit, const std::optional<std::string>& owner) const {
   std::vector<v1::Job> out;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& [id, job] : jobs_) out.push_back(job->Snapshot());
+    for (const auto& [id, job] : jobs_)
+      if (!owner || job->state.owner() == *owner) out.push_back(job->Snapshot());
   }
   auto created = [](const v1::Job& j) {
     return std::make_pair(j.created().seconds(), j.created().nanos());

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -48,14 +49,16 @@ class Jobs {
   // the upload, an error when the client went away.
   using NextUploadChunk = std::function<absl::StatusOr<bool>(std::string* data)>;
   // Stores the upload (`data` first, then every chunk `next` yields) and
-  // starts a job over it once it is complete.
+  // starts a job over it once it is complete, owned by `owner` (a caller's
+  // name, common/tokens.h; "" for none).
   absl::StatusOr<v1::Job> Upload(const std::string& name, const v1::SearchOptions& options,
-                                 const std::string& data, const NextUploadChunk& next);
+                                 const std::string& owner, const std::string& data,
+                                 const NextUploadChunk& next);
   // A job over a file under --job-input-dir (see ResolveJobInput).
-  absl::StatusOr<v1::Job> Submit(const v1::SubmitJobRequest& request);
+  absl::StatusOr<v1::Job> Submit(const v1::SubmitJobRequest& request, const std::string& owner);
   absl::StatusOr<v1::Job> Get(const std::string& id) const;
-  // Newest first, at most `limit`.
-  std::vector<v1::Job> List(size_t limit) const;
+  // Newest first, at most `limit`; with `owner`, only that owner's.
+  std::vector<v1::Job> List(size_t limit, const std::optional<std::string>& owner = {}) const;
   absl::StatusOr<v1::Job> Cancel(const std::string& id);
   absl::Status Delete(const std::string& id);
 

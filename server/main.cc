@@ -152,7 +152,16 @@ ExitCode Serve(CoordinatorOptions& o) {
   arbiter::common::ServerSecurity security;
   security.cert_file = o.tls_cert;
   security.key_file = o.tls_key;
-  security.tokens_file = o.tokens;
+  // One token file for the gRPC port, the service (which decides from the
+  // caller's name and role what it sees) and the HTTP API.
+  std::shared_ptr<arbiter::common::TokenFile> tokens;
+  if (!o.tokens.empty()) {
+    absl::StatusOr<std::shared_ptr<arbiter::common::TokenFile>> opened =
+        arbiter::common::TokenFile::Open(o.tokens);
+    if (!opened.ok()) return Fail(opened.status());
+    tokens = *opened;
+  }
+  security.tokens = tokens;
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       arbiter::common::MakeServerCredentials(security);
   if (!credentials.ok()) return Fail(credentials.status());
@@ -162,7 +171,7 @@ ExitCode Serve(CoordinatorOptions& o) {
   absl::StatusOr<std::unique_ptr<arbiter::coordinator::Jobs>> jobs =
       arbiter::coordinator::Jobs::Open(dispatcher, job_options);
   if (!jobs.ok()) return Fail(jobs.status());
-  arbiter::coordinator::ArbiterService service(dispatcher, **jobs, o.limits);
+  arbiter::coordinator::ArbiterService service(dispatcher, **jobs, o.limits, tokens);
   absl::StatusOr<arbiter::common::Listening> listening = arbiter::common::Start(
       o.listen, *credentials, {&service}, o.port_file, o.health, int(o.max_message_mb) << 20);
   if (!listening.ok()) return Fail(listening.status());
@@ -172,7 +181,8 @@ ExitCode Serve(CoordinatorOptions& o) {
 
   // The HTTP API calls this server's own service in process: one
   // implementation, the same answers and limits. Tokens are checked by the
-  // HTTP side (in-process calls carry no transport credentials).
+  // HTTP side (in-process calls carry no transport credentials), which
+  // passes the caller's header on for the service to learn who it is.
   std::unique_ptr<arbiter::http::GrpcBackend> http_backend;
   std::unique_ptr<arbiter::http::HttpServer> http_server;
   if (!o.http.empty()) {
@@ -185,12 +195,7 @@ ExitCode Serve(CoordinatorOptions& o) {
     http.address = o.http;
     http.cert_file = o.tls_cert;
     http.key_file = o.tls_key;
-    if (!o.tokens.empty()) {
-      absl::StatusOr<std::shared_ptr<arbiter::common::TokenFile>> tokens =
-          arbiter::common::TokenFile::Open(o.tokens);
-      if (!tokens.ok()) return Fail(tokens.status());
-      http.tokens = *tokens;
-    }
+    http.tokens = tokens;
     http.max_verify_bytes = o.max_verify_mb << 20;
     http.max_job_bytes = job_options.max_upload_bytes;
     http.metrics = registry;

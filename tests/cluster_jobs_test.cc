@@ -546,5 +546,72 @@ TEST_F(Cluster, AttachedJobClientsDoNotHoldTheCoordinator) {
   EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("results.log")), "stopping");
 }
 
+// Ownership (docs/security.md): a job belongs to the named caller who
+// submitted it; another caller is told it does not exist, whatever it
+// tries, and does not see it listed; a reader may rule games but not run
+// jobs; an admin sees and manages every job. Over gRPC, with the CLI.
+TEST_F(Cluster, AJobIsItsSubmittersAndAnAdminsOnly) {
+  ASSERT_FALSE(testing::FindProgram("openssl").empty())
+      << "openssl (Debian package openssl) makes the test certificates";
+  ASSERT_TRUE(MakeTestCertificates("certs"));
+  const std::string certs = Path("certs");
+  auto cert = [&](const std::string& name) { return absl::StrCat(certs, "/", name); };
+  {
+    std::ofstream tokens(Path("named-tokens"));
+    tokens << "# token name role\n"
+           << "alice-secret-0123456789 alice submitter\n"
+           << "bob-secret-0123456789 bob submitter\n"
+           << "rita-secret-0123456789 rita reader\n"
+           << "adam-secret-0123456789 adam admin\n";
+  }
+  for (const char* name : {"alice", "bob", "rita", "adam"})
+    std::ofstream(Path(absl::StrCat(name, ".token"))) << name << "-secret-0123456789\n";
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  const int c = StartCoordinator({w}, {"--tls-cert", cert("coordinator.pem"), "--tls-key",
+                                       cert("coordinator.key"), "--tokens", Path("named-tokens")});
+  ASSERT_GT(c, 0);
+  auto as = [&](const std::string& who, const std::string& command) {
+    return testing::RunCommand(absl::StrCat(
+        "env -u ARBITER_SYZYGY -u ARBITER_TLS_CA -u ARBITER_TOKEN_FILE timeout 60 ", kBin,
+        "/arbiter --coordinator localhost:", c, " --tls-ca ", cert("ca.pem"), " --token-file ",
+        Path(who + ".token"), " ", command, " 2>&1"));
+  };
+  testing::CommandResult submitted = as("alice", absl::StrCat("job submit ", kSample));
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
+  const std::string id = submitted.out.substr(0, submitted.out.find('\n'));
+  testing::CommandResult mine = as("alice", "job list");
+  EXPECT_PRED_FORMAT2(testing::Contains, mine.out, id);
+  EXPECT_PRED_FORMAT2(testing::Contains, mine.out, "\talice\n");
+
+  // Bob: no such job, whatever he asks; his list is empty.
+  for (const std::string verb : {"watch ", "results ", "cancel ", "delete "}) {
+    testing::CommandResult r = as("bob", "job " + verb + id);
+    EXPECT_NE(r.exit_code, 0) << verb << r.out;
+    EXPECT_PRED_FORMAT2(testing::Contains, r.out, "no job " + id);
+  }
+  EXPECT_EQ(as("bob", "job list").out, "");
+  // Rita reads: rulings yes, jobs no.
+  testing::CommandResult reader_verify = as("rita", absl::StrCat("verify ", kSample));
+  EXPECT_EQ(reader_verify.exit_code, 0) << reader_verify.out;
+  testing::CommandResult reader_submit = as("rita", absl::StrCat("job submit ", kSample));
+  EXPECT_NE(reader_submit.exit_code, 0);
+  EXPECT_PRED_FORMAT2(testing::Contains, reader_submit.out, "PERMISSION_DENIED");
+  EXPECT_PRED_FORMAT2(testing::Contains, reader_submit.out, "rita is a reader's");
+  EXPECT_EQ(as("rita", "job list").out, "");
+  EXPECT_PRED_FORMAT2(testing::Contains, as("rita", "job results " + id).out, "no job " + id);
+
+  // Adam sees and manages it; the job itself was not touched by the others.
+  testing::CommandResult all = as("adam", "job list");
+  EXPECT_PRED_FORMAT2(testing::Contains, all.out, id);
+  testing::CommandResult results = as("adam", "job results --follow " + id);
+  EXPECT_EQ(results.exit_code, 0) << results.out;
+  EXPECT_EQ(WithoutTiming(results.out),
+            WithoutTiming(as("alice", "job results --follow " + id).out));
+  testing::CommandResult deleted = as("adam", "job delete " + id);
+  EXPECT_EQ(deleted.exit_code, 0) << deleted.out;
+  EXPECT_EQ(as("alice", "job list").out, "");
+}
+
 }  // namespace
 }  // namespace arbiter

@@ -153,6 +153,18 @@ class HttpHostile : public Cluster {
                        Path("certs/coordinator.key"), "--tokens", Path("certs/tokens")});
   }
   int64_t Rss() const { return ProcStatus(serve_->pid(), "VmRSS"); }
+
+  // One request on its own connection (TLS when tls_), with `token` as a
+  // bearer token unless empty; the whole answer.
+  std::string Ask(int port, const std::string& method, const std::string& target,
+                  const std::string& token, const std::string& body = "") {
+    Raw c(port, tls_);
+    if (!c.ok()) return "";
+    c.Send(absl::StrCat(method, " ", target, " HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+                        token.empty() ? "" : absl::StrCat("Authorization: Bearer ", token, "\r\n"),
+                        "Content-Length: ", body.size(), "\r\nConnection: close\r\n\r\n", body));
+    return c.Read(30s);
+  }
   void TearDown() override {
     serve_.reset();
     if (tls_) SSL_CTX_free(tls_);
@@ -498,6 +510,63 @@ TEST_F(HttpHostile, TokenlessServerAnswersOnlyLoopbackNames) {
     EXPECT_PRED_FORMAT2(testing::Contains, answer, "X-Frame-Options: DENY");
     serve_.reset();
   }
+}
+
+// Ownership over HTTP (docs/security.md): the HTTP API passes each caller's
+// token on to the service, so a job is its submitter's and an admin's only,
+// as over gRPC; a reader rules games but runs no job.
+TEST_F(HttpHostile, AJobIsItsSubmittersAndAnAdminsOnly) {
+  ASSERT_TRUE(MakeTestCertificates("certs"));
+  {
+    std::ofstream tokens(Path("named-tokens"));
+    tokens << "alice-secret-0123456789 alice submitter\n"
+           << "bob-secret-0123456789 bob submitter\n"
+           << "rita-secret-0123456789 rita reader\n"
+           << "adam-secret-0123456789 adam admin\n";
+  }
+  tls_ = SSL_CTX_new(TLS_client_method());
+  const int port = StartServe({"--tls-cert", Path("certs/coordinator.pem"), "--tls-key",
+                               Path("certs/coordinator.key"), "--tokens", Path("named-tokens")});
+  ASSERT_GT(port, 0) << ReadFile(Path("serve.log"));
+  auto token = [](const std::string& who) { return who + "-secret-0123456789"; };
+  const std::string sample = ReadFile(kSample);
+
+  const std::string created = Ask(port, "POST", "/v1/jobs?name=mine.pgn", token("alice"), sample);
+  ASSERT_EQ(StatusOf(created), 201) << created.substr(0, 400);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(created, m, std::regex("\"id\": \"([0-9a-f]+)\"")));
+  const std::string id = m[1];
+  EXPECT_PRED_FORMAT2(testing::Contains, created, "\"owner\": \"alice\"");
+  EXPECT_PRED_FORMAT2(testing::Contains, Ask(port, "GET", "/v1/jobs", token("alice")), id);
+
+  // Bob and Rita: 404 for each route of the job, and an empty list.
+  for (const char* who : {"bob", "rita"}) {
+    SCOPED_TRACE(who);
+    for (const auto& [method, target] : std::vector<std::pair<std::string, std::string>>{
+             {"GET", "/v1/jobs/" + id},
+             {"GET", "/v1/jobs/" + id + "/results"},
+             {"POST", "/v1/jobs/" + id + "/cancel"},
+             {"DELETE", "/v1/jobs/" + id}}) {
+      const std::string answer = Ask(port, method, target, token(who));
+      EXPECT_EQ(StatusOf(answer), 404) << method << " " << target << answer.substr(0, 300);
+      EXPECT_PRED_FORMAT2(testing::Contains, answer, "no job " + id);
+    }
+    const std::string listed = Ask(port, "GET", "/v1/jobs", token(who));
+    EXPECT_EQ(StatusOf(listed), 200);
+    EXPECT_EQ(listed.find(id), std::string::npos) << listed;
+  }
+  const std::string refused = Ask(port, "POST", "/v1/jobs", token("rita"), sample);
+  EXPECT_EQ(StatusOf(refused), 403) << refused.substr(0, 300);
+  EXPECT_PRED_FORMAT2(testing::Contains, refused, "PERMISSION_DENIED");
+  EXPECT_EQ(StatusOf(Ask(port, "POST", "/v1/verify", token("rita"), sample)), 200);
+
+  // Adam sees it, reads it and deletes it once it is done.
+  EXPECT_PRED_FORMAT2(testing::Contains, Ask(port, "GET", "/v1/jobs", token("adam")), id);
+  const std::string results = Ask(port, "GET", "/v1/jobs/" + id + "/results", token("adam"));
+  EXPECT_EQ(StatusOf(results), 200);
+  EXPECT_PRED_FORMAT2(testing::Contains, results, "\"type\": \"summary\"");
+  EXPECT_EQ(StatusOf(Ask(port, "DELETE", "/v1/jobs/" + id, token("adam"))), 200);
+  EXPECT_EQ(StatusOf(Ask(port, "GET", "/v1/jobs/" + id, token("alice"))), 404);
 }
 
 }  // namespace

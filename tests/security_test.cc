@@ -44,7 +44,12 @@ TEST(Security, InconsistentServerOptionsAreRefused) {
   s.cert_file = "/nonexistent/cert.pem";
   EXPECT_EQ(common::MakeServerCredentials(s).status().code(), absl::StatusCode::kInvalidArgument);
   common::ServerSecurity tokens_without_tls;
-  tokens_without_tls.tokens_file = "/tmp/tokens";
+  const std::string path = ::testing::TempDir() + "/security_test_plain_tokens";
+  {
+    std::ofstream out(path);
+    out << "a-token\n";
+  }
+  tokens_without_tls.tokens = *common::TokenFile::Open(path);
   absl::Status st = common::MakeServerCredentials(tokens_without_tls).status();
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(st.message().find("need TLS"), std::string::npos) << st;

@@ -133,17 +133,22 @@ grpc::Status WorkerService::Info(grpc::ServerContext*, const v1::InfoRequest*,
 
 grpc::Status WorkerService::Analyze(grpc::ServerContext*, const v1::AnalyzeRequest* request,
                                     v1::Assessment* out) {
-  MateSearchOptions options;
-  if (grpc::Status s = Prepare(request->options(), &options); !s.ok())
-    return failures_.Increment(), s;
+  absl::StatusOr<v1::Assessment> a = AnalyzeHere(*request);
+  if (!a.ok()) return ToGrpc(a.status());
+  *out = *std::move(a);
+  return grpc::Status::OK;
+}
+
+absl::StatusOr<v1::Assessment> WorkerService::AnalyzeHere(const v1::AnalyzeRequest& request) {
+  absl::StatusOr<MateSearchOptions> options = engine_.Prepare(request.options());
+  if (!options.ok()) return failures_.Increment(), options.status();
   Slot slot(*this);
   const auto start = Clock::now();
-  absl::StatusOr<v1::Assessment> a = engine_.Analyze(*request, options);
-  if (!a.ok()) return failures_.Increment(), ToGrpc(a.status());
-  *out = *std::move(a);
+  absl::StatusOr<v1::Assessment> a = engine_.Analyze(request, *options);
+  if (!a.ok()) return failures_.Increment(), a.status();
   analysis_seconds_.Observe(SecondsSince(start));
   analyses_.Increment();
-  return grpc::Status::OK;
+  return a;
 }
 
 grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,

@@ -43,6 +43,9 @@ class WorkerService final : public v1::Worker::Service {
   grpc::Status VerifyBatch(grpc::ServerContext* ctx, const v1::VerifyBatchRequest* request,
                            grpc::ServerWriter<v1::VerdictChunk>* writer) override;
 
+  // One position here, without gRPC, on one compute slot: `arbiter
+  // serve`'s GET /v1/analyze (as VerifyHere, which says why).
+  absl::StatusOr<v1::Assessment> AnalyzeHere(const v1::AnalyzeRequest& request);
   // Rules the games `next` yields under `request` here, without gRPC, on
   // the compute slots free when it starts (at least one, waited for), and
   // hands each verdict to `deliver` in input order. `arbiter serve`'s

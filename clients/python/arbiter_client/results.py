@@ -551,6 +551,7 @@ class Job:
     disagreements: int
     error: Optional[str]  #: why the job failed
     paused: Optional[str]  #: why a running job makes no progress now
+    owner: Optional[str]  #: who submitted it (the tokens file's NAME); None without one
     seconds: float
     created: Optional[datetime.datetime]
     finished: Optional[datetime.datetime]  #: None while running
@@ -570,6 +571,7 @@ class Job:
             disagreements=j.disagreements,
             error=j.error or None,
             paused=j.paused or None,
+            owner=j.owner or None,
             seconds=j.seconds,
             created=_timestamp(j, "created"),
             finished=_timestamp(j, "finished"),

@@ -206,6 +206,16 @@ class Cluster:
         )
         self.ca = os.path.join(certs, "ca.pem")
         self.token_file = os.path.join(certs, "token")
+        # Named callers beside the unnamed admin token (docs/security.md).
+        self.named_tokens = {
+            "alice": "alice-secret-0123456789",
+            "bob": "bob-secret-0123456789",
+            "rita": "rita-secret-0123456789",
+        }
+        with open(os.path.join(certs, "tokens"), "a", encoding="utf-8") as f:
+            f.write("alice-secret-0123456789 alice submitter\n")
+            f.write("bob-secret-0123456789 bob submitter\n")
+            f.write("rita-secret-0123456789 rita reader\n")
         self.tls_port = self._start(
             "coordinator-tls",
             coordinator

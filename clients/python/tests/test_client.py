@@ -539,6 +539,32 @@ class SecurityTest(unittest.TestCase):
                         list(a.verify(THREE_GAMES))
                     self.assertEqual(caught.exception.code, grpc.StatusCode.UNAUTHENTICATED)
 
+    def test_a_job_is_its_submitters_and_an_admins_only(self) -> None:
+        def client(who: Optional[str]) -> Arbiter:
+            if who is None:  # the unnamed token: an admin
+                return Arbiter(cluster.tls_address, tls_ca=cluster.ca, token_file=cluster.token_file)
+            return Arbiter(cluster.tls_address, tls_ca=cluster.ca, token=cluster.named_tokens[who])
+
+        with client("alice") as alice, client("bob") as bob, client("rita") as rita:
+            job = alice.jobs.submit(THREE_GAMES, name="alice.pgn")
+            self.assertEqual(job.owner, "alice")
+            self.assertIn(job.id, [j.id for j in alice.jobs.list()])
+            for other in (bob, rita):
+                self.assertNotIn(job.id, [j.id for j in other.jobs.list()])
+                for call in (other.jobs.get, other.jobs.cancel, other.jobs.delete,
+                             lambda i, o=other: list(o.jobs.results(i))):
+                    with self.assertRaises(ArbiterError) as caught:
+                        call(job.id)
+                    self.assertEqual(caught.exception.code, grpc.StatusCode.NOT_FOUND)
+            with self.assertRaises(ArbiterError) as caught:
+                rita.jobs.submit(THREE_GAMES)
+            self.assertEqual(caught.exception.code, grpc.StatusCode.PERMISSION_DENIED)
+            self.assertEqual([v.game for v in rita.verify(THREE_GAMES)], [1, 2, 3])
+            self.assertEqual(len(list(alice.jobs.results(job.id))), 3)
+        with client(None) as admin:
+            self.assertIn(job.id, [j.id for j in admin.jobs.list()])
+            admin.jobs.delete(job.id)
+
     def test_a_token_needs_tls(self) -> None:
         with self.assertRaises(ValueError):
             Arbiter(cluster.address, token="t")
