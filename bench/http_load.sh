@@ -40,6 +40,7 @@ start_serve() {
   "$arbiter" serve --http 127.0.0.1:0 --port-file "$work/$name.port" --jobs 2 \
     --tables "$tables" "${flags[@]}" >>"$work/log" 2>&1 &
   pids+=($!)
+  pid_of[$name]=$!
   wait_port "$work/$name.port"
   # One client for a moment: the route answers 200 (else the load would
   # measure errors) and the first analysis (tables loaded) is not timed.
@@ -51,6 +52,7 @@ start_serve() {
 }
 
 names=(new)
+declare -A pid_of=()
 declare -A arbiter_of=([new]="$build/arbiter")
 if [ -n "$baseline" ]; then
   names+=(old)
@@ -58,16 +60,21 @@ if [ -n "$baseline" ]; then
 fi
 for name in "${names[@]}"; do start_serve "$name" "${arbiter_of[$name]}"; done
 
-# Both servers stay up throughout; the one not under load is idle.
+# Both servers stay up throughout; the one not under load is idle. Each
+# line ends with the CPU seconds the loaded serve took (from /proc; the load
+# client runs on the same cores).
+cpu_of() { awk '{ print ($14 + $15) / 100 }' "/proc/$1/stat"; }
 echo "GET /v1/analyze, $clients clients, $seconds s a run, serve --jobs 2, $(nproc) cores:"
 declare -A best=()
 failed=0
 for round in 1 2; do
   for name in "${names[@]}"; do
     status=0
+    before=$(cpu_of "${pid_of[$name]}")
     line=$("$build/bench/http_load" --port "$(cat "$work/$name.port")" --path "$path" \
       --clients "$clients" --seconds "$seconds" 2>"$work/err") || status=$?
-    printf 'round %d %s (%s): %s\n' "$round" "$name" "${arbiter_of[$name]}" "$line"
+    cpu=$(awk -v a="$before" -v b="$(cpu_of "${pid_of[$name]}")" 'BEGIN { printf "%.2f", b - a }')
+    printf 'round %d %s (%s): %s; serve %s CPU-s\n' "$round" "$name" "${arbiter_of[$name]}" "$line" "$cpu"
     if [ "$status" != 0 ]; then
       failed=1
       sed 's/^/  /' "$work/err"
