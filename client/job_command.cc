@@ -108,10 +108,10 @@ common::ExitCode RunJob(Verb verb, JobOptions& o) {
       absl::StatusOr<std::vector<JobStatus>> jobs = remote.ListJobs(int(o.limit));
       if (!jobs.ok()) return common::Fail(kProgram, jobs.status());
       for (const JobStatus& j : *jobs)
-        std::printf("%s\t%s\t%s\t%s\t%lld games\t%s\t%s\n", j.id.c_str(),
-                    StateWords(j).c_str(), j.created.c_str(),
-                    j.finished.empty() ? "-" : j.finished.c_str(), (long long)j.games_done,
-                    j.path.c_str(), j.owner.empty() ? "-" : j.owner.c_str());
+        std::printf("%s\t%s\t%s\t%s\t%lld games\t%s\t%s\n", j.id.c_str(), StateWords(j).c_str(),
+                    j.created.c_str(), j.finished.empty() ? "-" : j.finished.c_str(),
+                    (long long)j.games_done, j.path.c_str(),
+                    j.owner.empty() ? "-" : j.owner.c_str());
       return common::ExitCode::kSuccess;
     }
     case Verb::kCancel: {
@@ -187,9 +187,9 @@ Command AddJob(CLI::App& arbiter, ConnectionOptions* connection) {
        verb("watch", "ID", "Print the job's progress until it ends (exit 0 when done)")},
       {Verb::kResults,
        verb("results", "ID", "Print the job's committed records and their summary as verify does")},
-      {Verb::kList,
-       verb("list", "", "List jobs newest first: id, state, created, finished, games, file,\n"
-                            "owner (with tokens, a caller's own; an admin's: all)")},
+      {Verb::kList, verb("list", "",
+                         "List jobs newest first: id, state, created, finished, games, file,\n"
+                         "owner (with tokens, a caller's own; an admin's: all)")},
       {Verb::kCancel, verb("cancel", "ID", "Stop a running job (its verdicts stay)")},
       {Verb::kDelete, verb("delete", "ID", "Remove an ended job and its upload")},
   };

@@ -35,8 +35,7 @@ class ServeBackend final : public http::Backend {
                                     const std::string& authorization) override {
     return coordinator_.SubmitJob(name, options, body, authorization);
   }
-  absl::StatusOr<v1::Job> GetJob(const std::string& id,
-                                 const std::string& authorization) override {
+  absl::StatusOr<v1::Job> GetJob(const std::string& id, const std::string& authorization) override {
     return coordinator_.GetJob(id, authorization);
   }
   absl::StatusOr<std::vector<v1::Job>> ListJobs(int limit,

@@ -1,13 +1,9 @@
 #include "common/security.h"
 
 #include <cctype>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
-#include <mutex>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
@@ -44,8 +40,8 @@ class BearerTokenProcessor final : public grpc::AuthMetadataProcessor {
  public:
   explicit BearerTokenProcessor(std::shared_ptr<TokenFile> tokens) : tokens_(std::move(tokens)) {}
   bool IsBlocking() const override { return false; }
-  grpc::Status Process(const InputMetadata& auth_metadata, grpc::AuthContext*,
-                       OutputMetadata*, OutputMetadata*) override {
+  grpc::Status Process(const InputMetadata& auth_metadata, grpc::AuthContext*, OutputMetadata*,
+                       OutputMetadata*) override {
     auto it = auth_metadata.find("authorization");
     if (it != auth_metadata.end()) {
       const std::string value(it->second.data(), it->second.size());

@@ -89,8 +89,8 @@ absl::StatusOr<std::vector<TokenFile::Entry>> ParseTokens(std::string_view text,
     e.token = fields[0];
     if (fields.size() == 3) {
       if (!ValidName(fields[1]))
-        return bad(absl::StrCat("the name \"", fields[1],
-                                "\" must be 1-64 letters, digits or . _ - @"));
+        return bad(
+            absl::StrCat("the name \"", fields[1], "\" must be 1-64 letters, digits or . _ - @"));
       std::optional<Role> role = RoleNamed(fields[2]);
       if (!role) return bad(absl::StrCat("no role \"", fields[2], "\""));
       e.caller = {fields[1], *role};

@@ -62,8 +62,7 @@ class Backend {
   // The job's verdicts from the 1-based `first_game` on (0: from the
   // start), following a running job to its end.
   virtual absl::Status JobResults(const std::string& id, int64_t first_game,
-                                  const VerdictSink& deliver,
-                                  const std::string& authorization) = 0;
+                                  const VerdictSink& deliver, const std::string& authorization) = 0;
 
   // Whether it can take work now (GET /healthz).
   virtual bool Serving() = 0;

@@ -44,16 +44,16 @@ absl::StatusOr<v1::Job> GrpcBackend::SubmitJob(const std::string& name,
     job = client_.UploadJob(
         name, options,
         [&]() -> absl::StatusOr<std::string> {
-      std::unique_lock<std::mutex> lock(mu);
-      changed.wait(lock, [&] { return ended || !pieces.empty(); });
-      if (!pieces.empty()) {
-        std::string piece = std::move(pieces.front());
-        pieces.pop_front();
-        changed.notify_all();
-        return piece;
-      }
-      if (!read_ok) return absl::DataLossError("the request body could not be read in full");
-      return std::string();
+          std::unique_lock<std::mutex> lock(mu);
+          changed.wait(lock, [&] { return ended || !pieces.empty(); });
+          if (!pieces.empty()) {
+            std::string piece = std::move(pieces.front());
+            pieces.pop_front();
+            changed.notify_all();
+            return piece;
+          }
+          if (!read_ok) return absl::DataLossError("the request body could not be read in full");
+          return std::string();
         },
         {authorization});
     std::lock_guard<std::mutex> lock(mu);
@@ -98,8 +98,7 @@ absl::Status GrpcBackend::DeleteJob(const std::string& id, const std::string& au
 }
 
 absl::Status GrpcBackend::JobResults(const std::string& id, int64_t first_game,
-                                     const VerdictSink& deliver,
-                                     const std::string& authorization) {
+                                     const VerdictSink& deliver, const std::string& authorization) {
   // The HTTP route follows a running job to its end (docs/http.md).
   return client_.JobResults(id, first_game, /*follow=*/true, deliver, {authorization});
 }

@@ -23,8 +23,7 @@ class GrpcBackend final : public Backend {
   absl::StatusOr<v1::Job> SubmitJob(const std::string& name, const v1::SearchOptions& options,
                                     const BodyReader& body,
                                     const std::string& authorization) override;
-  absl::StatusOr<v1::Job> GetJob(const std::string& id,
-                                 const std::string& authorization) override;
+  absl::StatusOr<v1::Job> GetJob(const std::string& id, const std::string& authorization) override;
   absl::StatusOr<std::vector<v1::Job>> ListJobs(int limit,
                                                 const std::string& authorization) override;
   absl::StatusOr<v1::Job> CancelJob(const std::string& id,

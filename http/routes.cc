@@ -237,7 +237,8 @@ Reply Routes::Answer(const Route& route, const Request& req) {
       return JsonReply(200, JobJson(*job));
     }
     case RouteName::kDeleteJob: {
-      if (absl::Status st = backend_.DeleteJob(route.id, req.authorization); !st.ok()) return ErrorReply(st);
+      if (absl::Status st = backend_.DeleteJob(route.id, req.authorization); !st.ok())
+        return ErrorReply(st);
       return JsonReply(200, JsonObject().Add("type", "deleted").Add("id", route.id).Close());
     }
     case RouteName::kHealth: {
@@ -312,9 +313,8 @@ Reply Routes::Upload(const Route&, const Request& req, const BodyReader& body) {
   absl::StatusOr<v1::SearchOptions> search = SearchOptionsFromQuery(QueryOf(req));
   if (!search.ok()) return ErrorReply(search.status());
   auto name = req.query.find("name");
-  absl::StatusOr<v1::Job> job =
-      backend_.SubmitJob(name == req.query.end() ? "upload.pgn" : name->second, *search, body,
-                         req.authorization);
+  absl::StatusOr<v1::Job> job = backend_.SubmitJob(
+      name == req.query.end() ? "upload.pgn" : name->second, *search, body, req.authorization);
   if (!job.ok()) return ErrorReply(job.status());
   return JsonReply(201, JobJson(*job));
 }

@@ -256,17 +256,17 @@ grpc::Status ArbiterService::UploadJob(grpc::ServerContext* ctx,
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "an upload with no message");
   if (grpc::Status s = CheckOptions(first.options()); !s.ok()) return s;
   v1::UploadJobRequest request;
-  absl::StatusOr<v1::Job> job = jobs_.Upload(
-      first.name(), first.options(), owner->name, first.data(),
-      [&](std::string* data) -> absl::StatusOr<bool> {
-        if (reader->Read(&request)) {
-          data->swap(*request.mutable_data());
-          return true;
-        }
-        // A stream that ends because the call was cancelled is not a whole file.
-        if (ctx->IsCancelled()) return absl::CancelledError("the upload was cut off");
-        return false;
-      });
+  absl::StatusOr<v1::Job> job =
+      jobs_.Upload(first.name(), first.options(), owner->name, first.data(),
+                   [&](std::string* data) -> absl::StatusOr<bool> {
+                     if (reader->Read(&request)) {
+                       data->swap(*request.mutable_data());
+                       return true;
+                     }
+                     // A stream that ends because the call was cancelled is not a whole file.
+                     if (ctx->IsCancelled()) return absl::CancelledError("the upload was cut off");
+                     return false;
+                   });
   if (!job.ok()) return ToGrpc(job.status());
   *out = *std::move(job);
   return grpc::Status::OK;

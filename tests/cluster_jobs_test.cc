@@ -572,10 +572,10 @@ TEST_F(Cluster, AJobIsItsSubmittersAndAnAdminsOnly) {
                                        cert("coordinator.key"), "--tokens", Path("named-tokens")});
   ASSERT_GT(c, 0);
   auto as = [&](const std::string& who, const std::string& command) {
-    return testing::RunCommand(absl::StrCat(
-        "env -u ARBITER_SYZYGY -u ARBITER_TLS_CA -u ARBITER_TOKEN_FILE timeout 60 ", kBin,
-        "/arbiter --coordinator localhost:", c, " --tls-ca ", cert("ca.pem"), " --token-file ",
-        Path(who + ".token"), " ", command, " 2>&1"));
+    return testing::RunCommand(
+        absl::StrCat("env -u ARBITER_SYZYGY -u ARBITER_TLS_CA -u ARBITER_TOKEN_FILE timeout 60 ",
+                     kBin, "/arbiter --coordinator localhost:", c, " --tls-ca ", cert("ca.pem"),
+                     " --token-file ", Path(who + ".token"), " ", command, " 2>&1"));
   };
   testing::CommandResult submitted = as("alice", absl::StrCat("job submit ", kSample));
   ASSERT_EQ(submitted.exit_code, 0) << submitted.out;
@@ -596,8 +596,7 @@ TEST_F(Cluster, AJobIsItsSubmittersAndAnAdminsOnly) {
   EXPECT_EQ(reader_verify.exit_code, 0) << reader_verify.out;
   testing::CommandResult reader_submit = as("rita", absl::StrCat("job submit ", kSample));
   EXPECT_NE(reader_submit.exit_code, 0);
-  EXPECT_PRED_FORMAT2(testing::Contains, reader_submit.out, "PERMISSION_DENIED");
-  EXPECT_PRED_FORMAT2(testing::Contains, reader_submit.out, "rita is a reader's");
+  EXPECT_PRED_FORMAT2(testing::Contains, reader_submit.out, "the token of rita is a reader's");
   EXPECT_EQ(as("rita", "job list").out, "");
   EXPECT_PRED_FORMAT2(testing::Contains, as("rita", "job results " + id).out, "no job " + id);
 

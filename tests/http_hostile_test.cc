@@ -542,11 +542,11 @@ TEST_F(HttpHostile, AJobIsItsSubmittersAndAnAdminsOnly) {
   // Bob and Rita: 404 for each route of the job, and an empty list.
   for (const char* who : {"bob", "rita"}) {
     SCOPED_TRACE(who);
-    for (const auto& [method, target] : std::vector<std::pair<std::string, std::string>>{
-             {"GET", "/v1/jobs/" + id},
-             {"GET", "/v1/jobs/" + id + "/results"},
-             {"POST", "/v1/jobs/" + id + "/cancel"},
-             {"DELETE", "/v1/jobs/" + id}}) {
+    for (const auto& [method, target] :
+         std::vector<std::pair<std::string, std::string>>{{"GET", "/v1/jobs/" + id},
+                                                          {"GET", "/v1/jobs/" + id + "/results"},
+                                                          {"POST", "/v1/jobs/" + id + "/cancel"},
+                                                          {"DELETE", "/v1/jobs/" + id}}) {
       const std::string answer = Ask(port, method, target, token(who));
       EXPECT_EQ(StatusOf(answer), 404) << method << " " << target << answer.substr(0, 300);
       EXPECT_PRED_FORMAT2(testing::Contains, answer, "no job " + id);

@@ -39,6 +39,49 @@ TEST(Security, BearerSchemeInAnyCase) {
   std::remove(path.c_str());
 }
 
+// The --tokens file: TOKEN NAME ROLE, or TOKEN alone for an unnamed admin;
+// a malformed line is refused naming its number.
+TEST(Security, TokenFileLines) {
+  absl::StatusOr<std::vector<common::TokenFile::Entry>> entries = common::ParseTokens(
+      "# comment\n\n  t-alice alice submitter \nt-rita   rita reader\nt-ops ops admin\nt-old\n",
+      "F");
+  ASSERT_TRUE(entries.ok()) << entries.status();
+  ASSERT_EQ(entries->size(), 4u);
+  EXPECT_EQ((*entries)[0].token, "t-alice");
+  EXPECT_EQ((*entries)[0].caller.name, "alice");
+  EXPECT_EQ((*entries)[0].caller.role, common::Role::kSubmitter);
+  EXPECT_EQ((*entries)[1].caller.role, common::Role::kReader);
+  EXPECT_EQ((*entries)[2].caller.role, common::Role::kAdmin);
+  EXPECT_EQ((*entries)[3].caller.name, "");
+  EXPECT_EQ((*entries)[3].caller.role, common::Role::kAdmin);
+  for (const auto& [text, words] : std::vector<std::pair<std::string, std::string>>{
+           {"ok\nt-x x\n", "line 2: 2 fields"},
+           {"t-x x owner\n", "line 1: no role \"owner\""},
+           {"t-x x admin extra\n", "line 1: 4 fields"},
+           {"t-x al/ice reader\n", "line 1: the name \"al/ice\""},
+           {"# only a comment\n", "F: no token"}}) {
+    absl::StatusOr<std::vector<common::TokenFile::Entry>> bad = common::ParseTokens(text, "F");
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(bad.status().message().find(words), std::string::npos) << bad.status();
+  }
+}
+
+// The caller of a header: the entry of its token, the scheme in any case.
+TEST(Security, CallerOfAToken) {
+  const std::string path = ::testing::TempDir() + "/security_test_named_tokens";
+  std::ofstream(path) << "t-alice alice submitter\nt-bob bob reader\n";
+  absl::StatusOr<std::shared_ptr<common::TokenFile>> tokens = common::TokenFile::Open(path);
+  ASSERT_TRUE(tokens.ok()) << tokens.status();
+  std::optional<common::Caller> bob = (*tokens)->CallerOf("bearer t-bob");
+  ASSERT_TRUE(bob.has_value());
+  EXPECT_EQ(bob->name, "bob");
+  EXPECT_EQ(bob->role, common::Role::kReader);
+  EXPECT_FALSE((*tokens)->CallerOf("Bearer t-carol").has_value());
+  EXPECT_FALSE((*tokens)->CallerOf("Bearer alice").has_value());
+  std::remove(path.c_str());
+}
+
 TEST(Security, InconsistentServerOptionsAreRefused) {
   common::ServerSecurity s;
   s.cert_file = "/nonexistent/cert.pem";

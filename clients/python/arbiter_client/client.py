@@ -297,7 +297,9 @@ class Arbiter:
         record that cannot be read or replayed is a Verdict with ``error``
         set, not an exception. Once every verdict is read, or the iteration
         stops early, the job is deleted (cancelled first if still running)
-        unless ``keep_job``; ``.job`` of the returned stream names it.
+        unless ``keep_job``; ``.job`` of the returned stream names it. Being a
+        job, it needs a submitter's or an admin's token on a coordinator whose
+        tokens have roles (a reader's gets PERMISSION_DENIED; docs/security.md).
 
         ``rules``: "chess" (the default), "uscf" or "iccf"; "chess99" judges
         games without a ``[Variant]`` tag as Chess 99 games. Nothing is sent

@@ -556,10 +556,15 @@ class SecurityTest(unittest.TestCase):
                     with self.assertRaises(ArbiterError) as caught:
                         call(job.id)
                     self.assertEqual(caught.exception.code, grpc.StatusCode.NOT_FOUND)
-            with self.assertRaises(ArbiterError) as caught:
-                rita.jobs.submit(THREE_GAMES)
-            self.assertEqual(caught.exception.code, grpc.StatusCode.PERMISSION_DENIED)
-            self.assertEqual([v.game for v in rita.verify(THREE_GAMES)], [1, 2, 3])
+            # A reader analyzes; verify runs as a job here, so it is refused too.
+            self.assertIs(rita.analyze(KVK).dead, True)
+            for refused in (
+                lambda: rita.jobs.submit(THREE_GAMES),
+                lambda: list(rita.verify(THREE_GAMES)),
+            ):
+                with self.assertRaises(ArbiterError) as caught:
+                    refused()
+                self.assertEqual(caught.exception.code, grpc.StatusCode.PERMISSION_DENIED)
             self.assertEqual(len(list(alice.jobs.results(job.id))), 3)
         with client(None) as admin:
             self.assertIn(job.id, [j.id for j in admin.jobs.list()])
