@@ -111,6 +111,7 @@ common::ExitCode RunServe(ServeOptions& o) {
   http::GrpcBackend coordinator_backend(ChannelTo(*coordinator_server), [] { return true; });
   ServeBackend backend(coordinator_backend, worker, o.limits);
   o.http.max_job_bytes = o.jobs.max_upload_bytes;
+  o.http.analyze_threads = int(o.threads);  // the worker's slots (HttpOptions says why)
   absl::StatusOr<std::unique_ptr<http::HttpServer>> server =
       http::HttpServer::Start(o.http, backend);
   if (!server.ok()) return common::Fail(kProgram, server.status());

@@ -294,11 +294,13 @@ class Connection final : public ConnectionBase,
     switch (route_->kind) {
       case Kind::kLoop:
         return Answer(state_->routes.Answer(*route_, request_));
-      case Kind::kPool: {
-        // The call runs on the pool; its answer is posted back to this
+      case Kind::kPool:
+      case Kind::kAnalyze: {
+        // The call runs on a pool; its answer is posted back to this
         // connection's executor (the io thread), which alone touches the
         // socket.
-        asio::post(state_->pool, [self = Self()]() mutable {
+        auto& pool = route_->kind == Kind::kAnalyze ? state_->analyze_pool : state_->pool;
+        asio::post(pool, [self = Self()]() mutable {
           Reply reply = self->state_->routes.Answer(*self->route_, self->request_);
           auto executor = self->Socket().get_executor();
           asio::post(executor, [self = std::move(self), reply = std::move(reply)]() mutable {

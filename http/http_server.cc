@@ -125,6 +125,7 @@ void HttpServer::Stop() {
     s.streams_done.wait(lock, [&] { return s.streams == 0; });
   }
   impl_->state->pool.join();
+  impl_->state->analyze_pool.join();
   impl_->io.stop();
   impl_->thread.join();
   impl_->listener.reset();

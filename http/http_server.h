@@ -45,10 +45,18 @@ struct HttpOptions {
   // A client that leaves a response unread this long is dropped (its run
   // cancelled), as a stalled gRPC stream is.
   std::chrono::seconds write_timeout{60};
-  // Blocking backend calls (analyze, jobs, metrics) run at once on a pool
-  // of this many threads; more wait. Sockets are all served by one io
-  // thread, and each stream has its own thread (limits.max_streams).
+  // Blocking backend calls (jobs, metrics) run at once on a pool of this
+  // many threads; more wait. Sockets are all served by one io thread, and
+  // each stream has its own thread (limits.max_streams).
   int threads = 16;
+  // Positions (GET/POST /v1/analyze, /v1/tablebase) have a pool of their
+  // own, so that a long analysis never holds up a job listing; 0: as
+  // `threads`. `arbiter serve`, whose analyses compute in the handler's
+  // thread, gives it its worker's compute slots: more threads would only
+  // queue for those slots, and the wake-ups cost a third of the throughput
+  // (docs/benchmarks.md). A coordinator's analyses wait on workers, so it
+  // keeps many.
+  int analyze_threads = 0;
   // What one client may cost (limits.h, docs/http.md).
   HttpLimits limits;
   // Without tokens, requests must name a loopback Host (localhost,

@@ -116,11 +116,11 @@ std::optional<Route> Routes::Match(const Request& req, Reply* refusal) const {
   };
   std::optional<Route> r;
   if (p == "/v1/analyze" && m == "GET") {
-    r = route(RouteName::kAnalyzeGet, Kind::kPool, true, small, p);
+    r = route(RouteName::kAnalyzeGet, Kind::kAnalyze, true, small, p);
   } else if (p == "/v1/analyze" && m == "POST") {
-    r = route(RouteName::kAnalyzePost, Kind::kPool, true, small, p);
+    r = route(RouteName::kAnalyzePost, Kind::kAnalyze, true, small, p);
   } else if (p == "/v1/tablebase" && m == "GET") {
-    r = route(RouteName::kTablebase, Kind::kPool, true, small, p);
+    r = route(RouteName::kTablebase, Kind::kAnalyze, true, small, p);
   } else if (p == "/v1/verify" && m == "POST") {
     r = route(RouteName::kVerify, Kind::kStreamOut, true, options_.max_verify_bytes, p);
   } else if (p == "/v1/jobs" && m == "POST") {

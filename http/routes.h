@@ -54,6 +54,7 @@ Reply ErrorReply(const absl::Status& status, int http_status = 0);
 enum class Kind {
   kLoop,       // answered on the io thread (never blocks): /healthz, the page
   kPool,       // a blocking backend call on the handler pool
+  kAnalyze,    // the same, a position, on the analyze pool
   kStreamOut,  // NDJSON from a thread of its own (verify, job results)
   kStreamIn,   // a streamed upload consumed by a thread of its own (jobs)
 };

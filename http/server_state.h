@@ -29,12 +29,16 @@ struct ServerState {
   ServerState(HttpOptions o, Backend& backend)
       : options(std::move(o)),
         routes(options, backend),
-        pool(size_t(std::max(1, options.threads))) {}
+        pool(size_t(std::max(1, options.threads))),
+        analyze_pool(size_t(
+            std::max(1, options.analyze_threads ? options.analyze_threads : options.threads))) {}
 
   const HttpOptions options;
   Routes routes;
-  // The blocking backend calls of short routes.
+  // The blocking backend calls of short routes: positions on one pool,
+  // the rest on the other (HttpOptions::analyze_threads says why).
   boost::asio::thread_pool pool;
+  boost::asio::thread_pool analyze_pool;
   prometheus::Family<prometheus::Counter>* requests = nullptr;
 
   // io thread only: connections held, in all and by client address, and
