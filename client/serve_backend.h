@@ -12,6 +12,7 @@
 // other way of asking gets.
 #pragma once
 
+#include "common/table_warmup.h"
 #include "http/backend.h"
 #include "http/grpc_backend.h"
 #include "server/arbiter_service.h"
@@ -22,9 +23,11 @@ namespace arbiter::cli {
 class ServeBackend final : public http::Backend {
  public:
   // All three outlive the backend.
+  // `warmup`: the worker's tables being built (GET /healthz is 503 until
+  // it is ready, as rulings are).
   ServeBackend(http::GrpcBackend& coordinator, worker::WorkerService& worker,
-               const coordinator::RequestLimits& limits)
-      : coordinator_(coordinator), worker_(worker), limits_(limits) {}
+               const coordinator::RequestLimits& limits, const common::TableWarmup& warmup)
+      : coordinator_(coordinator), worker_(worker), limits_(limits), warmup_(warmup) {}
 
   absl::Status Verify(const v1::SearchOptions& options, const std::function<bool(RawGame*)>& next,
                       const http::VerdictSink& deliver) override;
@@ -54,12 +57,13 @@ class ServeBackend final : public http::Backend {
                           const std::string& authorization) override {
     return coordinator_.JobResults(id, first_game, deliver, authorization);
   }
-  bool Serving() override { return coordinator_.Serving(); }
+  bool Serving() override { return warmup_.ready() && coordinator_.Serving(); }
 
  private:
   http::GrpcBackend& coordinator_;
   worker::WorkerService& worker_;
   const coordinator::RequestLimits& limits_;
+  const common::TableWarmup& warmup_;
 };
 
 }  // namespace arbiter::cli

@@ -17,6 +17,7 @@
 #include "common/command_line.h"
 #include "common/security.h"
 #include "common/serving.h"
+#include "common/table_warmup.h"
 #include "common/tablebase_options.h"
 #include "common/tables_option.h"
 #include "grpcpp/server.h"
@@ -96,8 +97,11 @@ common::ExitCode RunServe(ServeOptions& o) {
   o.http.metrics = std::make_shared<prometheus::Registry>();
   common::RegisterBuildInfo(*o.http.metrics, "arbiter");
 
+  // Tables not stored yet are built in the background; until they are,
+  // rulings get 503 with what is being built (common/table_warmup.h).
+  common::TableWarmup warmup(retrograde->get(), "arbiter serve");
   worker::WorkerService worker(int(o.threads), int(o.max_table_mb), *tables, retrograde->get(),
-                               *o.http.metrics);
+                               *o.http.metrics, &warmup);
   std::unique_ptr<grpc::Server> worker_server = InProcessServer(&worker);
   coordinator::DispatcherOptions dispatch;
   dispatch.channels = {ChannelTo(*worker_server)};
@@ -109,7 +113,7 @@ common::ExitCode RunServe(ServeOptions& o) {
   coordinator::ArbiterService service(dispatcher, **jobs, o.limits, o.http.tokens);
   std::unique_ptr<grpc::Server> coordinator_server = InProcessServer(&service);
   http::GrpcBackend coordinator_backend(ChannelTo(*coordinator_server), [] { return true; });
-  ServeBackend backend(coordinator_backend, worker, o.limits);
+  ServeBackend backend(coordinator_backend, worker, o.limits, warmup);
   o.http.max_job_bytes = o.jobs.max_upload_bytes;
   o.http.analyze_threads = int(o.threads);  // the worker's slots (HttpOptions says why)
   absl::StatusOr<std::unique_ptr<http::HttpServer>> server =

@@ -101,8 +101,13 @@ Reply JsonReply(int status, std::string json) {
 }
 
 Reply ErrorReply(const absl::Status& status, int http_status) {
-  return JsonReply(http_status ? http_status : HttpStatusOf(status),
-                   ErrorJson(status, http_status));
+  Reply r =
+      JsonReply(http_status ? http_status : HttpStatusOf(status), ErrorJson(status, http_status));
+  // UNAVAILABLE is passing (tables being built, workers starting or
+  // restarting): a client may come back. A few seconds, not the time the
+  // wait may take: the answer's message says how far it is.
+  if (r.status == 503) r.headers.emplace_back("Retry-After", "5");
+  return r;
 }
 
 std::optional<Route> Routes::Match(const Request& req, Reply* refusal) const {

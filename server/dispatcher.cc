@@ -80,6 +80,9 @@ struct Dispatcher::Endpoint {
   std::string last_failure;
   // Its Syzygy tables, from Info (WorkerInfo.syzygy_digest; "" = none).
   std::string syzygy_digest;
+  // It answers, but builds its retrograde tables before it rules
+  // (WorkerInfo.tables_building, in last_failure).
+  bool building = false;
   int senders = 0;
   int in_flight = 0;
   // The calls in flight to it, cancelled when the watchdog finds it hung.
@@ -377,6 +380,7 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
     if (!s.ok()) {
       // Logged once per reason (a refused connection, a TLS handshake, a
       // certificate's name), not once per probe.
+      e->building = false;
       if (std::string why = ProbeFailure(s, options_.worker_tls); why != e->last_failure) {
         std::fprintf(stderr, "arbiter-coordinator: worker %s does not answer: %s\n",
                      e->address.c_str(), why.c_str());
@@ -385,9 +389,22 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
       e->state_changed.wait_for(lock, std::chrono::milliseconds(300));
       continue;
     }
+    if (!info.tables_building().empty()) {
+      // Up, but not ruling yet: no work until it is (common/table_warmup.h).
+      // Logged once, not at each table; clients are told its latest words.
+      if (!e->building)
+        std::fprintf(stderr, "arbiter-coordinator: worker %s answers but is %s\n",
+                     e->address.c_str(), info.tables_building().c_str());
+      e->building = true;
+      e->last_failure = info.tables_building();
+      watch_.notify_all();  // runs waiting for a worker learn why at once
+      e->state_changed.wait_for(lock, std::chrono::milliseconds(500));
+      continue;
+    }
     if (!e->last_failure.empty())
       std::fprintf(stderr, "arbiter-coordinator: worker %s answers\n", e->address.c_str());
     e->last_failure.clear();
+    e->building = false;
     e->up = true;
     e->syzygy_digest = info.syzygy_digest();
     seen_any_ = true;
@@ -417,14 +434,25 @@ void Dispatcher::Watch() {
       continue;
     }
     if (!no_worker_since_) no_worker_since_ = now;
+    // Workers that answer but still build their tables will be a while
+    // (tens of seconds to minutes): a client is told so at once, to retry,
+    // rather than after the timeout.
+    bool building = false;
+    for (const auto& [address, e] : endpoints_) building |= e->building && !e->removed;
     for (const std::weak_ptr<Run>& r : runs_) {
       std::shared_ptr<Run> run = r.lock();
       if (!run || run->wait_for_workers_ || run->cancelled_ || run->queue_.empty()) continue;
-      if (now - std::max(run->created_, *no_worker_since_) < options_.no_worker_timeout) continue;
-      run->status_ = absl::UnavailableError(absl::StrCat(
-          "no worker answered for ",
-          std::chrono::duration_cast<std::chrono::seconds>(options_.no_worker_timeout).count(),
-          " s (--no-worker-timeout): ", WhyNoWorkerLocked()));
+      if (building) {
+        run->status_ =
+            absl::UnavailableError(absl::StrCat("no worker rules yet: ", WhyNoWorkerLocked()));
+      } else if (now - std::max(run->created_, *no_worker_since_) >= options_.no_worker_timeout) {
+        run->status_ = absl::UnavailableError(absl::StrCat(
+            "no worker answered for ",
+            std::chrono::duration_cast<std::chrono::seconds>(options_.no_worker_timeout).count(),
+            " s (--no-worker-timeout): ", WhyNoWorkerLocked()));
+      } else {
+        continue;
+      }
       run->CancelLocked();
     }
   }

@@ -276,7 +276,7 @@ class Cluster : public ::testing::Test {
     if (workers_.size() <= i) workers_.resize(i + 1);
     workers_[i] = std::make_unique<Process>(
         Concat({kBin + "/arbiter-worker", "--listen", Address(port), "--threads", "1", "--tables",
-                kTables, "--port-file", port_file},
+                tables_, "--port-file", port_file},
                extra),
         Path("worker" + std::to_string(i) + ".log"));
     return WaitForPort(port_file);
@@ -306,10 +306,26 @@ class Cluster : public ::testing::Test {
     fs::remove(port_file);
     serve_ = std::make_unique<Process>(
         Concat({kBin + "/arbiter", "serve", "--http", "127.0.0.1:0", "--port-file", port_file,
-                "--tables", kTables, "--jobs", "2", "--job-dir", Path("serve-jobs")},
+                "--tables", tables_, "--jobs", "2", "--job-dir", Path("serve-jobs")},
                extra),
         Path("serve.log"));
     return WaitForPort(port_file);
+  }
+
+  // A table directory at Path(name) holding every table but `left_out`
+  // (copies of kTables' files), for a server that must build those first.
+  std::string TablesWithout(const std::string& name, const std::vector<std::string>& left_out) {
+    const std::string dir = Path(name);
+    fs::create_directories(dir);
+    for (const auto& entry : fs::directory_iterator(kTables)) {
+      const std::string file = entry.path().filename().string();
+      if (entry.path().extension() != ".arbt") continue;
+      if (std::find(left_out.begin(), left_out.end(), entry.path().stem().string()) !=
+          left_out.end())
+        continue;
+      fs::copy_file(entry.path(), dir + "/" + file, fs::copy_options::overwrite_existing);
+    }
+    return dir;
   }
 
   // scripts/make-test-certs.sh into Path(set); false when it fails.
@@ -347,5 +363,7 @@ class Cluster : public ::testing::Test {
   std::unique_ptr<Process> coordinator_;
   std::unique_ptr<Process> serve_;
   std::vector<std::unique_ptr<Process>> workers_;
+  // The --tables of the workers and serve started next (every table built).
+  std::string tables_ = kTables;
 };
 }  // namespace arbiter

@@ -354,6 +354,42 @@ TEST_F(Cluster, WorkersFromADnsNameAndMetrics) {
   EXPECT_PRED_FORMAT2(testing::Contains, wm, "program=\"arbiter-worker\"");
 }
 
+// A worker that builds its retrograde tables first is not sent work, and a
+// client is told so at once (not after --no-worker-timeout), naming what
+// it builds; once it is built the same call rules.
+TEST_F(Cluster, AWorkerBuildingItsTablesIsNamedAtOnce) {
+  tables_ = TablesWithout("partial-tables", {"KQvKR", "KPvKP"});
+  const int w = StartWorker(0);
+  ASSERT_GT(w, 0);
+  tables_ = kTables;
+  const int c = StartCoordinator({w});
+  ASSERT_GT(c, 0);
+  const std::string verify =
+      absl::StrCat("env -u ARBITER_SYZYGY timeout 25 ", kBin, "/arbiter --coordinator ", Address(c),
+                   " verify ", kSample, " --format jsonl 2>&1");
+  testing::CommandResult early = testing::RunCommand(verify);
+  EXPECT_NE(early.exit_code, 0) << early.out;
+  EXPECT_PRED_FORMAT2(testing::Contains, early.out, "no worker rules yet: ");
+  EXPECT_PRED_FORMAT2(testing::Contains, early.out,
+                      "building the retrograde tables (3-4 men) before ruling");
+  std::string log;
+  for (int i = 0; i < 1200 && log.find("ruling now") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(milliseconds(100));
+    log = ReadFile(Path("worker0.log"));
+  }
+  ASSERT_PRED_FORMAT2(testing::Contains, log, "retrograde tables built in ");
+  testing::CommandResult later;
+  for (int i = 0; i < 50; ++i) {  // the coordinator's next probe finds it ruling
+    later = testing::RunCommand(verify);
+    if (later.exit_code == 0) break;
+    std::this_thread::sleep_for(milliseconds(200));
+  }
+  EXPECT_EQ(later.exit_code, 0) << later.out;
+  EXPECT_EQ(WithoutTiming(later.out), WithoutTiming(VerifyEmbedded(kSample).out));
+  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")),
+                      "answers but is building the retrograde tables");
+}
+
 // TLS everywhere: clients need the CA and a bearer token; workers take only
 // the coordinator (mutual TLS with a CA that signed nothing else); probes
 // use the plain-text health port.

@@ -355,6 +355,44 @@ TEST_F(Http, TablebaseIsShapedLikeLichess) {
   EXPECT_PRED_FORMAT2(testing::Contains, many->body, "\"category\": \"unknown\"");
 }
 
+// A server that must build retrograde tables first answers rulings with
+// 503, Retry-After and what it builds, not minutes of silence, and rules
+// once they are built (common/table_warmup.h); the tables are saved.
+TEST_F(Http, RulingsBeforeTheTablesAreBuiltGet503) {
+  tables_ = TablesWithout("partial-tables", {"KQvKR", "KPvKP"});
+  const int port = StartServe();
+  ASSERT_GT(port, 0) << ReadFile(Path("serve.log"));
+  httplib::Client http("127.0.0.1", port);
+  http.set_read_timeout(std::chrono::seconds(60));
+  const std::string analyze = "/v1/analyze?fen=8/8/8/8/8/4k3/8/4K2Q%20w%20-%20-%200%201";
+  auto early = http.Get(analyze.c_str());
+  ASSERT_TRUE(early);
+  EXPECT_EQ(early->status, 503) << early->body;
+  EXPECT_EQ(early->get_header_value("Retry-After"), "5");
+  EXPECT_PRED_FORMAT2(testing::Contains, early->body,
+                      "building the retrograde tables (3-4 men) before ruling: ");
+  EXPECT_PRED_FORMAT2(testing::Contains, early->body, " built, ");
+  auto verify = http.Post("/v1/verify", ReadFile(kSample), "application/x-chess-pgn");
+  ASSERT_TRUE(verify);
+  EXPECT_EQ(verify->status, 503) << verify->body;
+  auto health = http.Get("/healthz");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->status, 503);
+  // Ready within a bound, then ruling as any server does.
+  for (int i = 0; i < 1200 && health && health->status != 200; ++i) {
+    std::this_thread::sleep_for(milliseconds(100));
+    health = http.Get("/healthz");
+  }
+  ASSERT_TRUE(health);
+  ASSERT_EQ(health->status, 200) << ReadFile(Path("serve.log"));
+  auto ruled = http.Get(analyze.c_str());
+  ASSERT_TRUE(ruled);
+  EXPECT_EQ(ruled->status, 200) << ruled->body;
+  EXPECT_TRUE(fs::exists(tables_ + "/KQvKR.arbt"));
+  EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("serve.log")),
+                      "retrograde tables before ruling (saved in " + tables_);
+}
+
 TEST_F(Http, HealthMetricsAndThePage) {
   const int port = StartServe();
   ASSERT_GT(port, 0);

@@ -1,6 +1,8 @@
 // arbiter-worker: serves arbiter.v1.Worker to the coordinator. Reports
 // SERVING on grpc.health.v1 only once its tables are open.
 #include <CLI/CLI.hpp>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <thread>
@@ -9,6 +11,7 @@
 #include "common/exit_code.h"
 #include "common/security.h"
 #include "common/serving.h"
+#include "common/table_warmup.h"
 #include "common/tablebase_options.h"
 #include "common/tables_option.h"
 #include "core/mate/mate_ability.h"
@@ -89,8 +92,11 @@ ExitCode Serve(const WorkerOptions& o) {
                  solver.cache_dir().c_str());
   }
   if (!tables.ok()) return Fail(tables.status());
+  // The tables not stored yet are built now, in the background: the worker
+  // answers Info meanwhile (saying what it builds) and refuses rulings.
+  arbiter::common::TableWarmup warmup(&solver, kProgram);
   arbiter::worker::WorkerService service(int(o.threads), int(o.max_table_mb), *tables, &solver,
-                                         *registry);
+                                         *registry, &warmup);
   arbiter::common::ServerSecurity security;
   security.cert_file = o.tls_cert;
   security.key_file = o.tls_key;
@@ -101,17 +107,26 @@ ExitCode Serve(const WorkerOptions& o) {
   absl::StatusOr<arbiter::common::Listening> listening =
       arbiter::common::Start(o.listen, *credentials, {&service}, o.port_file, o.health);
   if (!listening.ok()) return Fail(listening.status());
-  arbiter::common::SetServing(*listening, true);
   std::fprintf(stderr, "arbiter-worker: serving on port %d with %lld threads\n", listening->port,
                (long long)o.threads);
+  // SERVING (grpc.health.v1) once it rules: a probe, or a headless
+  // Service's DNS, then leaves a worker out while it builds its tables.
+  std::atomic<bool> stopping{false};
+  std::thread ready([&] {
+    while (!warmup.ready() && !stopping)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!stopping) arbiter::common::SetServing(*listening, true);
+  });
 
   std::thread waiter([&] {
     arbiter::common::WaitForShutdownSignal();
+    stopping = true;
     arbiter::common::SetServing(*listening, false);
     listening->Shutdown();
   });
   listening->server->Wait();
   waiter.join();
+  ready.join();
   std::fprintf(stderr, "arbiter-worker: stopped after %llu batches, %llu verdicts\n",
                (unsigned long long)service.batches_served(),
                (unsigned long long)service.verdicts_served());

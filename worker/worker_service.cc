@@ -74,9 +74,11 @@ void WorkerService::ReleaseSlots(int n) {
 
 WorkerService::WorkerService(int threads, int max_table_mb,
                              std::shared_ptr<const SyzygyTablebase> tables,
-                             RetrogradeSolver* retrograde, prometheus::Registry& metrics)
+                             RetrogradeSolver* retrograde, prometheus::Registry& metrics,
+                             const common::TableWarmup* warmup)
     : threads_(threads),
       engine_(std::move(tables), retrograde, max_table_mb, "worker"),
+      warmup_(warmup),
       verdicts_(prometheus::BuildCounter()
                     .Name("arbiter_worker_verdicts_total")
                     .Help("Game verdicts produced")
@@ -128,6 +130,8 @@ grpc::Status WorkerService::Info(grpc::ServerContext*, const v1::InfoRequest*,
   if (engine_.tables()) out->set_syzygy_digest(engine_.tables()->digest());
   out->set_syzygy_pieces(engine_.tables() ? engine_.tables()->largest() : 0);
   out->set_version(common::BuildVersion());
+  if (absl::Status ready = ReadyToRule(); !ready.ok())
+    out->set_tables_building(std::string(ready.message()));
   return grpc::Status::OK;
 }
 
@@ -140,6 +144,7 @@ grpc::Status WorkerService::Analyze(grpc::ServerContext*, const v1::AnalyzeReque
 }
 
 absl::StatusOr<v1::Assessment> WorkerService::AnalyzeHere(const v1::AnalyzeRequest& request) {
+  if (absl::Status ready = ReadyToRule(); !ready.ok()) return ready;
   absl::StatusOr<MateSearchOptions> options = engine_.Prepare(request.options());
   if (!options.ok()) return failures_.Increment(), options.status();
   Slot slot(*this);
@@ -154,6 +159,7 @@ absl::StatusOr<v1::Assessment> WorkerService::AnalyzeHere(const v1::AnalyzeReque
 grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
                                         const v1::VerifyBatchRequest* request,
                                         grpc::ServerWriter<v1::VerdictChunk>* writer) {
+  if (absl::Status ready = ReadyToRule(); !ready.ok()) return ToGrpc(ready);
   MateSearchOptions options;
   if (grpc::Status s = Prepare(request->options(), &options); !s.ok())
     return failures_.Increment(), s;
@@ -216,6 +222,7 @@ grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
 absl::Status WorkerService::VerifyHere(const v1::SearchOptions& request,
                                        const std::function<bool(RawGame*)>& next,
                                        const std::function<bool(GameVerdict&)>& deliver) {
+  if (absl::Status ready = ReadyToRule(); !ready.ok()) return ready;
   absl::StatusOr<MateSearchOptions> options = engine_.Prepare(request);
   if (!options.ok()) return failures_.Increment(), options.status();
   // The slots are held to the end of the run, through its deliveries: the

@@ -17,6 +17,7 @@
 
 #include "arbiter/v1/worker.grpc.pb.h"
 #include "common/local_engine.h"
+#include "common/table_warmup.h"
 #include "core/mate/mate_ability.h"
 #include "core/tablebase/syzygy.h"
 #include "core/verdict/game_verdict.h"
@@ -34,8 +35,12 @@ class WorkerService final : public v1::Worker::Service {
   // serves every request (null: none).
   // Requests asking for a search table above `max_table_mb` are refused
   // (RESOURCE_EXHAUSTED): it is what bounds the worker's memory.
+  // `warmup`, when not null, is the build of `retrograde`'s tables: until
+  // it is ready, rulings are refused with its UNAVAILABLE and Info says
+  // what is being built.
   WorkerService(int threads, int max_table_mb, std::shared_ptr<const SyzygyTablebase> tables,
-                RetrogradeSolver* retrograde, prometheus::Registry& metrics);
+                RetrogradeSolver* retrograde, prometheus::Registry& metrics,
+                const common::TableWarmup* warmup = nullptr);
 
   grpc::Status Info(grpc::ServerContext*, const v1::InfoRequest*, v1::WorkerInfo* out) override;
   grpc::Status Analyze(grpc::ServerContext* ctx, const v1::AnalyzeRequest* request,
@@ -70,8 +75,12 @@ class WorkerService final : public v1::Worker::Service {
   // The options and tables of a request, or why it is refused.
   grpc::Status Prepare(const v1::SearchOptions& request, MateSearchOptions* options) const;
 
+  // OK, or why rulings are refused now (the tables are being built).
+  absl::Status ReadyToRule() const { return warmup_ ? warmup_->Ready() : absl::OkStatus(); }
+
   const int threads_;
   const common::LocalEngine engine_;
+  const common::TableWarmup* const warmup_;
   std::mutex mu_;
   std::condition_variable slot_free_;
   int busy_ = 0;

@@ -1291,6 +1291,11 @@ absl::StatusOr<std::vector<Move>> RetrogradeSolver::MatingLine(const Position& p
   return (*t)->MatingLine(pos, side);
 }
 
+bool RetrogradeSolver::Holds(std::string_view signature) const {
+  absl::StatusOr<Material> m = ParseMaterial(signature);
+  return m.ok() && Cached(Canonical(*m).Name()) != nullptr;
+}
+
 size_t RetrogradeSolver::tables() const {
   std::lock_guard<std::mutex> lock(cache_mu_);
   return cache_.size();

@@ -262,6 +262,9 @@ class RetrogradeSolver {
   absl::StatusOr<std::optional<int>> MateDistance(const Position& pos, Color side);
   absl::StatusOr<std::vector<Move>> MatingLine(const Position& pos, Color side);
 
+  // Whether the table of `signature` is in memory now (loaded or
+  // generated); false for a malformed signature.
+  bool Holds(std::string_view signature) const;
   // Tables cached so far (sub-tables included) and their memory.
   size_t tables() const;
   size_t bytes() const;
