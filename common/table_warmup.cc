@@ -12,6 +12,7 @@ TableWarmup::TableWarmup(RetrogradeSolver* solver, std::string role)
     for (const std::string& signature : AllRetrogradeSignatures())
       if (!solver_->Holds(signature)) missing_.push_back(signature);
   if (missing_.empty()) {
+    if (solver_) digest_ = solver_->digest();
     ready_ = true;
     return;
   }
@@ -46,9 +47,19 @@ void TableWarmup::Build() {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  std::fprintf(stderr, "%s: %zu retrograde tables built in %.1f s; ruling now\n", role_.c_str(),
-               missing_.size(), seconds);
+  std::string digest = solver_->digest();
+  std::fprintf(stderr, "%s: %zu retrograde tables built in %.1f s; ruling now with %s\n",
+               role_.c_str(), missing_.size(), seconds, digest.c_str());
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    digest_ = std::move(digest);
+  }
   ready_ = true;
+}
+
+std::string TableWarmup::digest() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return digest_;
 }
 
 absl::Status TableWarmup::Ready() const {

@@ -45,6 +45,10 @@ class TableWarmup {
   // men) before ruling: 12 of 30 built, KRvKN now, about 20 s left".
   absl::Status Ready() const;
   bool ready() const { return ready_.load(); }
+  // Once ready, what the tables held are (RetrogradeSolver::digest(): a
+  // coordinator refuses to mix workers whose tables differ); "" before,
+  // and without a solver.
+  std::string digest() const;
 
  private:
   void Build();
@@ -57,6 +61,7 @@ class TableWarmup {
   mutable std::mutex mu_;
   size_t built_ = 0;     // of missing_ (mu_)
   std::string current_;  // being built now (mu_)
+  std::string digest_;   // set once ready (mu_)
   std::thread builder_;
 };
 

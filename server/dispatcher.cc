@@ -78,8 +78,10 @@ struct Dispatcher::Endpoint {
   // Why its last probe failed ("" once it answers): logged when it changes,
   // and named to a client whose run found no worker.
   std::string last_failure;
-  // Its Syzygy tables, from Info (WorkerInfo.syzygy_digest; "" = none).
+  // Its Syzygy tables, from Info (WorkerInfo.syzygy_digest; "" = none),
+  // and its retrograde tables (WorkerInfo.retrograde_digest).
   std::string syzygy_digest;
+  std::string retrograde_digest;
   // It answers, but builds its retrograde tables before it rules
   // (WorkerInfo.tables_building, in last_failure).
   bool building = false;
@@ -407,6 +409,7 @@ void Dispatcher::Manage(std::shared_ptr<Endpoint> e) {
     e->building = false;
     e->up = true;
     e->syzygy_digest = info.syzygy_digest();
+    e->retrograde_digest = info.retrograde_digest();
     seen_any_ = true;
     // One batch more than the worker computes at once hides the round trip.
     const int wanted = std::max(1, info.threads()) + 1;
@@ -458,19 +461,26 @@ void Dispatcher::Watch() {
   }
 }
 
-std::string Dispatcher::TablesMismatchLocked() const {
-  std::map<std::string, std::vector<std::string>> by_set;
-  for (const auto& [address, e] : endpoints_)
-    if (e->up && !e->removed) by_set[e->syzygy_digest].push_back(address);
-  if (by_set.size() < 2) return "";
-  std::string out =
-      "the workers hold different Syzygy tables, so a verdict would depend on which worker "
-      "ruled its game; give them the same files:";
-  for (const auto& [digest, addresses] : by_set)
-    absl::StrAppend(&out, " ", absl::StrJoin(addresses, ", "), ": ",
-                    digest.empty() ? "no tables" : digest, ";");
-  out.pop_back();
-  return out;
+std::string Dispatcher::TablesMismatchLocked(bool syzygy) const {
+  // Retrograde tables serve every run; Syzygy tables only runs that probe.
+  for (const bool of_syzygy : {false, true}) {
+    if (of_syzygy && !syzygy) continue;
+    std::map<std::string, std::vector<std::string>> by_set;
+    for (const auto& [address, e] : endpoints_)
+      if (e->up && !e->removed)
+        by_set[of_syzygy ? e->syzygy_digest : e->retrograde_digest].push_back(address);
+    if (by_set.size() < 2) continue;
+    std::string out = absl::StrCat(
+        "the workers hold different ", of_syzygy ? "Syzygy" : "retrograde",
+        " tables, so a verdict would depend on which worker ruled its game; give them the same ",
+        of_syzygy ? "files" : "build and --tables", ":");
+    for (const auto& [digest, addresses] : by_set)
+      absl::StrAppend(&out, " ", absl::StrJoin(addresses, ", "), ": ",
+                      digest.empty() ? (of_syzygy ? "no tables" : "not reported") : digest, ";");
+    out.pop_back();
+    return out;
+  }
+  return "";
 }
 
 std::string Dispatcher::WhyNoWorkerLocked() const {
@@ -506,14 +516,12 @@ bool Dispatcher::TakeBatch(const Endpoint& e, Batch* batch) {
     const size_t i = (next_run_ + k) % n;
     std::shared_ptr<Run> run = runs_[i].lock();
     if (!run || run->cancelled_ || run->queue_.empty()) continue;
-    // Probes answer from the worker's own tables: with workers that hold
+    // Rulings answer from the worker's own tables: with workers that hold
     // different sets, a verdict would depend on which worker took its game.
-    if (run->options_.tablebase()) {
-      if (std::string why = TablesMismatchLocked(); !why.empty()) {
-        run->status_ = absl::FailedPreconditionError(why);
-        run->CancelLocked();
-        continue;
-      }
+    if (std::string why = TablesMismatchLocked(run->options_.tablebase()); !why.empty()) {
+      run->status_ = absl::FailedPreconditionError(why);
+      run->CancelLocked();
+      continue;
     }
     // Games that failed on this worker go elsewhere when there is elsewhere.
     const bool elsewhere = OtherWorkerUp(e.id);
@@ -718,6 +726,8 @@ grpc::Status Dispatcher::Analyze(const v1::AnalyzeRequest& request, v1::Assessme
       if (!e && last.ok())
         return grpc::Status(grpc::StatusCode::UNAVAILABLE,
                             absl::StrCat("no worker is serving: ", WhyNoWorkerLocked()));
+      if (std::string why = TablesMismatchLocked(request.options().tablebase()); !why.empty())
+        return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, why);
       if (!e) return last;
       ++e->in_flight;
     }

@@ -160,9 +160,10 @@ class Dispatcher {
   void Watch();
   // "ADDRESS: reason; ..." for the workers that are not up (needs mu_).
   std::string WhyNoWorkerLocked() const;
-  // Why a run with tablebase probes cannot be ruled on the workers up now
-  // (they hold different Syzygy sets), or "" (needs mu_).
-  std::string TablesMismatchLocked() const;
+  // Why a run cannot be ruled on the workers up now: they hold different
+  // retrograde tables, or, for a run with tablebase probes (`syzygy`),
+  // different Syzygy sets; "" when they agree (needs mu_).
+  std::string TablesMismatchLocked(bool syzygy) const;
   void Manage(std::shared_ptr<Endpoint> e);
   void Send(std::shared_ptr<Endpoint> e);
   // Takes a batch for `e` from some run, or returns false (needs mu_).

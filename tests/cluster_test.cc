@@ -362,7 +362,11 @@ TEST_F(Cluster, AWorkerBuildingItsTablesIsNamedAtOnce) {
   const int w = StartWorker(0);
   ASSERT_GT(w, 0);
   tables_ = kTables;
-  const int c = StartCoordinator({w});
+  // A second worker, started later with every table stored: the two must
+  // then agree on their tables (WorkerInfo.retrograde_digest), built here
+  // and saved there, or loaded, alike.
+  const int second = FreePort();
+  const int c = StartCoordinator({w, second});
   ASSERT_GT(c, 0);
   const std::string verify =
       absl::StrCat("env -u ARBITER_SYZYGY timeout 25 ", kBin, "/arbiter --coordinator ", Address(c),
@@ -378,6 +382,7 @@ TEST_F(Cluster, AWorkerBuildingItsTablesIsNamedAtOnce) {
     log = ReadFile(Path("worker0.log"));
   }
   ASSERT_PRED_FORMAT2(testing::Contains, log, "retrograde tables built in ");
+  ASSERT_GT(StartWorker(1, second), 0);
   testing::CommandResult later;
   for (int i = 0; i < 50; ++i) {  // the coordinator's next probe finds it ruling
     later = testing::RunCommand(verify);
@@ -386,6 +391,28 @@ TEST_F(Cluster, AWorkerBuildingItsTablesIsNamedAtOnce) {
   }
   EXPECT_EQ(later.exit_code, 0) << later.out;
   EXPECT_EQ(WithoutTiming(later.out), WithoutTiming(VerifyEmbedded(kSample).out));
+  // Both took games, none refused for a mismatch of tables.
+  const std::string second_up = absl::StrCat("worker ", Address(second), " answers\n");
+  for (int i = 0; i < 100 && ReadFile(Path("coordinator.log")).find(second_up) == std::string::npos;
+       ++i)
+    std::this_thread::sleep_for(milliseconds(100));
+  ASSERT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")), second_up);
+  {
+    std::ofstream games(Path("many.pgn"));
+    for (int i = 0; i < 40; ++i) games << ReadFile(kSample) << "\n";
+  }
+  testing::CommandResult many = testing::RunCommand(
+      absl::StrCat("env -u ARBITER_SYZYGY timeout 60 ", kBin, "/arbiter --coordinator ", Address(c),
+                   " verify ", Path("many.pgn"), " 2>&1"));
+  EXPECT_EQ(many.exit_code, 0) << many.out;
+  EXPECT_EQ(ReadFile(Path("coordinator.log")).find("different retrograde"), std::string::npos);
+  std::smatch built, loaded;
+  const std::string log1 = ReadFile(Path("worker1.log"));
+  ASSERT_TRUE(
+      std::regex_search(log, built, std::regex("ruling now with ([0-9]+ tables, [0-9a-f]+)")));
+  ASSERT_TRUE(
+      std::regex_search(log1, loaded, std::regex("retrograde tables: ([0-9]+ tables, [0-9a-f]+)")));
+  EXPECT_EQ(built[1], loaded[1]);
   EXPECT_PRED_FORMAT2(testing::Contains, ReadFile(Path("coordinator.log")),
                       "answers but is building the retrograde tables");
 }

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
 #include "core/chess/random_placement.h"
@@ -228,6 +229,37 @@ TempDir* DamagedFile::source_ = nullptr;
 // A loaded table maps its file: deleting the file, or saving a new one over
 // it (a rename), must leave the table answering as it did. K+P v K: a table
 // with sub-tables (its promotions, its capture) that is quick to generate.
+// Servers compare the tables they hold by RetrogradeSolver::digest(): one
+// that loaded its tables from files, one that generated and saved them,
+// and one that generated them in memory only must agree, and a different
+// set must not.
+TEST(RetrogradeStore, DigestsAgreeHoweverTheTablesCame) {
+  TempDir dir;
+  RetrogradeSolver writer(dir.path()), reader(dir.path()), memory;
+  for (const char* signature : {"KQvK", "KRvK", "KBNvK"}) {
+    ASSERT_TRUE(writer.Table(signature).ok()) << signature;
+    ASSERT_TRUE(reader.Table(signature).ok()) << signature;
+    ASSERT_TRUE(memory.Table(signature).ok()) << signature;
+  }
+  EXPECT_EQ(reader.tables_loaded(), reader.tables());
+  EXPECT_EQ(reader.digest(), writer.digest());
+  EXPECT_EQ(memory.digest(), writer.digest());
+  EXPECT_EQ(writer.digest().substr(0, writer.digest().find(',')),
+            absl::StrCat(writer.tables(), " tables"));
+  // A table's checksum is its file's (the trailer's 8 bytes).
+  auto table = reader.Table("KQvK");
+  std::ifstream file(TableFilePath(dir.path(), "KQvK"), std::ios::binary | std::ios::ate);
+  const std::streamoff size = file.tellg();
+  file.seekg(size - 8);
+  uint64_t trailer = 0;
+  for (int i = 0; i < 8; ++i) trailer |= uint64_t(uint8_t(file.get())) << (8 * i);
+  EXPECT_EQ((*table)->checksum(), trailer);
+  EXPECT_EQ(TableChecksum(**memory.Table("KQvK")), trailer);
+  RetrogradeSolver fewer;
+  ASSERT_TRUE(fewer.Table("KQvK").ok());
+  EXPECT_NE(fewer.digest(), writer.digest());
+}
+
 TEST(RetrogradeStore, LoadedTableOutlivesItsFile) {
   TempDir dir;
   RetrogradeSolver writer(dir.path());

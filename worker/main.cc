@@ -107,8 +107,9 @@ ExitCode Serve(const WorkerOptions& o) {
   absl::StatusOr<arbiter::common::Listening> listening =
       arbiter::common::Start(o.listen, *credentials, {&service}, o.port_file, o.health);
   if (!listening.ok()) return Fail(listening.status());
-  std::fprintf(stderr, "arbiter-worker: serving on port %d with %lld threads\n", listening->port,
-               (long long)o.threads);
+  std::fprintf(stderr, "arbiter-worker: serving on port %d with %lld threads%s%s\n",
+               listening->port, (long long)o.threads, warmup.ready() ? ", retrograde tables: " : "",
+               warmup.ready() ? warmup.digest().c_str() : "");
   // SERVING (grpc.health.v1) once it rules: a probe, or a headless
   // Service's DNS, then leaves a worker out while it builds its tables.
   std::atomic<bool> stopping{false};

@@ -132,6 +132,7 @@ grpc::Status WorkerService::Info(grpc::ServerContext*, const v1::InfoRequest*,
   out->set_version(common::BuildVersion());
   if (absl::Status ready = ReadyToRule(); !ready.ok())
     out->set_tables_building(std::string(ready.message()));
+  if (warmup_) out->set_retrograde_digest(warmup_->digest());
   return grpc::Status::OK;
 }
 

@@ -1291,6 +1291,27 @@ absl::StatusOr<std::vector<Move>> RetrogradeSolver::MatingLine(const Position& p
   return (*t)->MatingLine(pos, side);
 }
 
+uint64_t RetrogradeTable::checksum() const {
+  uint64_t c = checksum_.load();
+  if (c == 0) checksum_ = c = TableChecksum(*this);  // a race computes it twice, alike
+  return c;
+}
+
+std::string RetrogradeSolver::digest() const {
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+  auto mix = [&](const void* data, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+      h = (h ^ static_cast<const uint8_t*>(data)[i]) * 0x100000001b3ull;
+  };
+  for (const auto& [name, table] : cache_) {  // a std::map: in name order
+    mix(name.data(), name.size());
+    const uint64_t c = table->checksum();
+    mix(&c, sizeof c);
+  }
+  return absl::StrCat(cache_.size(), " tables, ", absl::Hex(h, absl::kZeroPad16));
+}
+
 bool RetrogradeSolver::Holds(std::string_view signature) const {
   absl::StatusOr<Material> m = ParseMaterial(signature);
   return m.ok() && Cached(Canonical(*m).Name()) != nullptr;

@@ -128,6 +128,9 @@ class RetrogradeTable {
   // Memory held by this table, owned or mapped from its file (its
   // sub-tables not included).
   size_t bytes() const;
+  // Its file's checksum (retrograde_store.h): read from the file it was
+  // loaded from, or computed when it was saved or when first asked.
+  uint64_t checksum() const;
 
   // One stored position, in table orientation: White holds the first side
   // of signature().
@@ -216,6 +219,8 @@ class RetrogradeTable {
   // positions with an e.p. square).
   std::vector<std::shared_ptr<const RetrogradeTable>> subtables_;
   size_t positions_ = 0;
+  // 0 until known (checksum()); set by the store on load and save.
+  mutable std::atomic<uint64_t> checksum_{0};
 };
 
 // Generates tables on demand and keeps them. Thread-safe (std::mutex): one
@@ -267,6 +272,9 @@ class RetrogradeSolver {
   bool Holds(std::string_view signature) const;
   // Tables cached so far (sub-tables included) and their memory.
   size_t tables() const;
+  // What the tables held now are, for comparing servers: their count and an
+  // FNV-1a digest of each one's name and checksum ("36 tables, 9f0c...").
+  std::string digest() const;
   size_t bytes() const;
 
   const std::string& cache_dir() const { return cache_dir_; }

@@ -149,25 +149,21 @@ namespace retrograde_internal {
 class TableStore {
  public:
   static absl::Status Save(const RetrogradeTable& t, const std::string& dir);
+  // The header and arrays, in file order, to `write` (the checksum aside).
+  static void Serialize(const RetrogradeTable& t,
+                        const std::function<void(const void*, size_t)>& write);
+  static uint64_t Checksum(const RetrogradeTable& t);
   static absl::StatusOr<std::shared_ptr<const RetrogradeTable>> Load(
       const std::string& dir, const Material& canonical, const SubtableSource& subtables);
 };
 
-absl::Status TableStore::Save(const RetrogradeTable& t, const std::string& dir) {
-  auto error = [&](const std::string& what) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot save retrograde table ", t.signature_, " in ", dir, ": ", what));
-  };
-  if (t.signature_.size() > kSignatureBytes) return error("signature too long for the format");
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(dir), ec);
-  if (ec) return error(ec.message());
-
+void TableStore::Serialize(const RetrogradeTable& t,
+                           const std::function<void(const void*, size_t)>& write) {
   // Header.
   uint8_t header[kHeaderBytes] = {};
   std::memcpy(header, kMagic, sizeof kMagic);
   PutLe(header + 8, kTableFormatVersion, 4);
-  std::memcpy(header + 12, t.signature_.data(), t.signature_.size());
+  std::memcpy(header + 12, t.signature_.data(), std::min(t.signature_.size(), kSignatureBytes));
   header[28] = t.mate_stride_;
   header[29] = uint8_t(t.mate_offset_[kWhite]);
   header[30] = uint8_t(t.mate_offset_[kBlack]);
@@ -184,6 +180,28 @@ absl::Status TableStore::Save(const RetrogradeTable& t, const std::string& dir) 
     PutLe(&long_bytes[i * kLongEntryBytes + 8], uint16_t(entries[i].second), 2);
   }
 
+  write(header, sizeof header);
+  write(t.code_.data(), t.code_.size());
+  write(t.mate_.data(), t.mate_.size());
+  write(long_bytes.data(), long_bytes.size());
+}
+
+uint64_t TableStore::Checksum(const RetrogradeTable& t) {
+  Xxh64 hash;
+  Serialize(t, [&](const void* data, size_t size) { hash.Update(data, size); });
+  return hash.Digest();
+}
+
+absl::Status TableStore::Save(const RetrogradeTable& t, const std::string& dir) {
+  auto error = [&](const std::string& what) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot save retrograde table ", t.signature_, " in ", dir, ": ", what));
+  };
+  if (t.signature_.size() > kSignatureBytes) return error("signature too long for the format");
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(dir), ec);
+  if (ec) return error(ec.message());
+
   // A unique temporary name in the same directory (rename is atomic only
   // within one file system): process id plus a per-process counter.
   static std::atomic<uint64_t> counter{0};
@@ -198,13 +216,12 @@ absl::Status TableStore::Save(const RetrogradeTable& t, const std::string& dir) 
     if (!write_errno && std::fwrite(data, 1, size, f.get()) != size)
       write_errno = errno ? errno : EIO;
   };
-  write(header, sizeof header);
-  write(t.code_.data(), t.code_.size());
-  write(t.mate_.data(), t.mate_.size());
-  write(long_bytes.data(), long_bytes.size());
+  Serialize(t, write);
+  const uint64_t digest = hash.Digest();
   uint8_t checksum[kChecksumBytes];
-  PutLe(checksum, hash.Digest(), 8);
+  PutLe(checksum, digest, 8);
   write(checksum, sizeof checksum);
+  t.checksum_ = digest;
   // fclose flushes: a full disk may only show here.
   if (std::fclose(f.release()) != 0 && !write_errno) write_errno = errno ? errno : EIO;
   if (write_errno) {
@@ -301,6 +318,7 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableStore::Load(
   uint8_t checksum[kChecksumBytes];
   if (absl::Status s = read_at(checksum, sizeof checksum, size - kChecksumBytes); !s.ok()) return s;
   const uint64_t want = GetLe(checksum, 8);
+  t->checksum_ = want;  // checked below unless stamped
   // A file checked in full before, unchanged since (table_stamp.h), is not
   // read through again.
   FileIdentity identity;
@@ -379,6 +397,10 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableStore::Load(
 }
 
 }  // namespace retrograde_internal
+
+uint64_t TableChecksum(const RetrogradeTable& table) {
+  return retrograde_internal::TableStore::Checksum(table);
+}
 
 absl::Status SaveTable(const RetrogradeTable& table, const std::string& dir) {
   return retrograde_internal::TableStore::Save(table, dir);

@@ -65,6 +65,10 @@ std::string TableFilePath(const std::string& dir, const std::string& canonical_s
 // after a crash, a torn file fails its checksum and is reported.
 absl::Status SaveTable(const RetrogradeTable& table, const std::string& dir);
 
+// The XXH64 the table's file has (or would have): what a table's content
+// is known by when servers compare the tables they hold.
+uint64_t TableChecksum(const RetrogradeTable& table);
+
 // Where a loaded table gets its sub-tables (RetrogradeSolver passes its own
 // cache, so that they are shared and loaded or generated as needed).
 using SubtableSource =
