@@ -8,13 +8,17 @@
 #     read to the end) against `arbiter verify FILE --jobs N --format jsonl`,
 #     alternating, best of five each: games/s, CPU seconds and the ratio.
 #
-#   bench/http_bench.sh [FILE.pgn[.zst]] [BUILD_DIR] [N]
+#  3. with BASELINE_ARBITER (an older build's arbiter), the same POST
+#     /v1/verify to its serve too, in the same rounds: the ratio new/old.
+#
+#   bench/http_bench.sh [FILE.pgn[.zst]] [BUILD_DIR] [N] [BASELINE_ARBITER]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 file=${1:-../shared/games/lichess_jishanshaikh4_37221.pgn.zst}
 build=${2:-build}
 n=${3:-$(nproc)}
+baseline=${4:-}
 tables=$build/bench-tables
 for f in arbiter arbiter-coordinator arbiter-worker bench/analyze_latency; do
   [ -x "$build/$f" ] || { echo "missing $build/$f: build first" >&2; exit 1; }
@@ -41,6 +45,20 @@ serve_pid=$!
 pids+=("$serve_pid")
 wait_port "$work/s"
 serve=http://127.0.0.1:$(cat "$work/s")
+if [ -n "$baseline" ]; then
+  # An older serve may keep no job database (no --job-dir).
+  old_flags=()
+  if "$baseline" serve --help 2>&1 | grep -q -- --job-dir; then
+    old_flags+=(--job-dir "$work/old-jobs")
+  fi
+  "$baseline" serve --http 127.0.0.1:0 --port-file "$work/old" --jobs "$n" --tables "$tables" \
+    --max-verify-mb 4096 "${old_flags[@]}" 2>>"$work/log" &
+  old_pid=$!
+  pids+=("$old_pid")
+  wait_port "$work/old"
+  old_serve=http://127.0.0.1:$(cat "$work/old")
+fi
+best_old=""
 
 # The two alternate, five rounds, so that a busy moment of the machine
 # falls on both alike; the best wall time of each, and the CPU seconds of
@@ -69,9 +87,24 @@ for _ in 1 2 3 4 5; do
   fi
   http_games=$(tail -1 "$work/out" | sed 's/.*"games": \([0-9]*\).*/\1/')
   [ "$games" = "$http_games" ] || { echo "HTTP ruled $http_games games, the CLI $games" >&2; exit 1; }
+  if [ -n "$baseline" ]; then
+    start=$(date +%s.%N)
+    curl -sS --fail --data-binary "@$file" "$old_serve/v1/verify" >"$work/out"
+    end=$(date +%s.%N)
+    t=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
+    if [ -z "$best_old" ] || awk -v t="$t" -v b="$best_old" 'BEGIN { exit !(t < b) }'; then
+      best_old=$t
+    fi
+  fi
 done
 awk -v g="$games" -v c="$best_cli" -v h="$best_http" -v n="$n" -v cc="$cpu_cli" -v hc="$cpu_http" '
 BEGIN {
   printf "verify %d games, %d threads, best of 5: CLI %.0f games/s (%.2f CPU-s); HTTP NDJSON %.0f games/s (serve %.2f CPU-s); ratio %.2f\n",
     g, n, g / c, cc, g / h, hc, c / h
 }'
+if [ -n "$baseline" ]; then
+  awk -v g="$games" -v h="$best_http" -v o="$best_old" 'BEGIN {
+    printf "HTTP NDJSON, this build %.0f games/s against the baseline %.0f: ratio %.2f\n",
+      g / h, g / o, o / h
+  }'
+fi
