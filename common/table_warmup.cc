@@ -16,12 +16,14 @@ TableWarmup::TableWarmup(RetrogradeSolver* solver, std::string role)
     ready_ = true;
     return;
   }
+  const std::string kept =
+      solver_->cache_dir().empty()
+          ? std::string("kept in memory only: --tables is off")
+          : absl::StrCat("saved in ", solver_->cache_dir(), " for the next start");
   std::fprintf(
       stderr,
-      "%s: building %zu retrograde tables before ruling (saved in %s for the next "
-      "start); rulings are refused until then\n",
-      role_.c_str(), missing_.size(),
-      solver_->cache_dir().empty() ? "memory only, --tables is off" : solver_->cache_dir().c_str());
+      "%s: building %zu retrograde tables before ruling (%s); rulings are refused until then\n",
+      role_.c_str(), missing_.size(), kept.c_str());
   builder_ = std::thread([this] { Build(); });
 }
 
