@@ -2,9 +2,9 @@
 # Builds the libFuzzer targets (fuzz/, clang with ASan and UBSan) in
 # build-fuzz/ and runs each briefly: first on every input that once broke it
 # (fuzz/regressions/TARGET/), then fuzzing from its seeds (fuzz/corpus/TARGET/)
-# for FUZZ_SECONDS (default 20). Fails when any target crashes, hangs
-# (-timeout=10), leaks, trips a sanitizer or exceeds 2 GB; the input that did
-# it is saved in build-fuzz/fuzz-artifacts/.
+# for FUZZ_SECONDS (default 20), one target per core at once. Fails when any
+# target crashes, hangs (-timeout=10), leaks, trips a sanitizer or exceeds
+# 2 GB; the input that did it is saved in build-fuzz/fuzz-artifacts/.
 #
 #   scripts/fuzz-smoke.sh [TARGET...]     (default: all eight)
 #   scripts/fuzz-smoke.sh --build-only
@@ -52,13 +52,12 @@ mkdir -p "$artifacts"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-failed=()
-for target in "${targets[@]}"; do
-  bin="$build/fuzz/${target}_fuzzer"
-  [ -x "$bin" ] || { echo "no fuzz target '$target' (${all_targets[*]})" >&2; exit 2; }
-  log="$work/$target.log"
+# One target: its regression inputs, then FUZZ_SECONDS of fuzzing; its
+# summary line in $work/TARGET.summary and its status in $work/TARGET.status.
+run_target() {
+  local target="$1" bin="$build/fuzz/${1}_fuzzer" log="$work/$1.log" status=0 runs rate
+  local -a regressions
   mapfile -t regressions < <(find "$root/fuzz/regressions/$target" -type f 2>/dev/null | sort)
-  status=0
   if [ ${#regressions[@]} -gt 0 ]; then
     # shellcheck disable=SC2046
     "$bin" $(fuzz_flags "$target") -artifact_prefix="$artifacts/$target-" "${regressions[@]}" \
@@ -74,12 +73,32 @@ for target in "${targets[@]}"; do
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   if [ "$status" -ne 0 ]; then
-    failed+=("$target")
-    echo "FAIL $target (exit $status); the input is in $artifacts/:"
-    grep -E "ERROR|check failed|SUMMARY|runtime error|artifact" "$log" | head -20 || tail -30 "$log"
+    {
+      echo "FAIL $target (exit $status); the input is in $artifacts/:"
+      grep -E "ERROR|check failed|SUMMARY|runtime error|artifact" "$log" | head -20 || tail -30 "$log"
+    } > "$work/$target.summary"
   else
-    echo "ok   $target: ${runs:-?} executions, ${rate:-?}/s, ${#regressions[@]} regression inputs"
+    echo "ok   $target: ${runs:-?} executions, ${rate:-?}/s, ${#regressions[@]} regression inputs" \
+      > "$work/$target.summary"
   fi
+  echo "$status" > "$work/$target.status"
+}
+
+for target in "${targets[@]}"; do
+  [ -x "$build/fuzz/${target}_fuzzer" ] ||
+    { echo "no fuzz target '$target' (${all_targets[*]})" >&2; exit 2; }
+done
+# One target per core at once: each fuzzes on one thread.
+jobs_at_once=$(nproc)
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_at_once" ]; do wait -n || true; done
+  run_target "$target" &
+done
+wait
+failed=()
+for target in "${targets[@]}"; do
+  cat "$work/$target.summary"
+  [ "$(cat "$work/$target.status")" = 0 ] || failed+=("$target")
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz smoke: failed: ${failed[*]}"
