@@ -4,8 +4,8 @@
 // reached over an in-process channel, with no gRPC port: the same code, the
 // same limits, the same jobs (kept in --job-dir, resumed after a restart)
 // as `arbiter-coordinator --http` in front of a cluster. One exception, for
-// speed: a POST /v1/verify stream is ruled by the worker directly
-// (serve_backend.h).
+// speed: positions and POST /v1/verify streams are answered by the worker
+// directly (serve_backend.h).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
