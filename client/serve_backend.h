@@ -13,57 +13,30 @@
 #pragma once
 
 #include "common/table_warmup.h"
-#include "http/backend.h"
 #include "http/grpc_backend.h"
 #include "server/arbiter_service.h"
 #include "worker/worker_service.h"
 
 namespace arbiter::cli {
 
-class ServeBackend final : public http::Backend {
+class ServeBackend final : public http::GrpcBackend {
  public:
-  // All three outlive the backend.
-  // `warmup`: the worker's tables being built (GET /healthz is 503 until
-  // it is ready, as rulings are).
-  ServeBackend(http::GrpcBackend& coordinator, worker::WorkerService& worker,
+  // `coordinator`: the in-process channel to the coordinator's service.
+  // `worker`, `limits` and `warmup` (the worker's tables being built: GET
+  // /healthz is 503 until it is ready, as rulings are) outlive the backend.
+  ServeBackend(std::shared_ptr<grpc::Channel> coordinator, worker::WorkerService& worker,
                const coordinator::RequestLimits& limits, const common::TableWarmup& warmup)
-      : coordinator_(coordinator), worker_(worker), limits_(limits), warmup_(warmup) {}
+      : GrpcBackend(std::move(coordinator), [&warmup] { return warmup.ready(); }),
+        worker_(worker),
+        limits_(limits) {}
 
+  absl::StatusOr<v1::Assessment> Analyze(const v1::AnalyzeRequest& request) override;
   absl::Status Verify(const v1::SearchOptions& options, const std::function<bool(RawGame*)>& next,
                       const http::VerdictSink& deliver) override;
 
-  absl::StatusOr<v1::Assessment> Analyze(const v1::AnalyzeRequest& request) override;
-  absl::StatusOr<v1::Job> SubmitJob(const std::string& name, const v1::SearchOptions& options,
-                                    const http::BodyReader& body,
-                                    const std::string& authorization) override {
-    return coordinator_.SubmitJob(name, options, body, authorization);
-  }
-  absl::StatusOr<v1::Job> GetJob(const std::string& id, const std::string& authorization) override {
-    return coordinator_.GetJob(id, authorization);
-  }
-  absl::StatusOr<std::vector<v1::Job>> ListJobs(int limit,
-                                                const std::string& authorization) override {
-    return coordinator_.ListJobs(limit, authorization);
-  }
-  absl::StatusOr<v1::Job> CancelJob(const std::string& id,
-                                    const std::string& authorization) override {
-    return coordinator_.CancelJob(id, authorization);
-  }
-  absl::Status DeleteJob(const std::string& id, const std::string& authorization) override {
-    return coordinator_.DeleteJob(id, authorization);
-  }
-  absl::Status JobResults(const std::string& id, int64_t first_game,
-                          const http::VerdictSink& deliver,
-                          const std::string& authorization) override {
-    return coordinator_.JobResults(id, first_game, deliver, authorization);
-  }
-  bool Serving() override { return warmup_.ready() && coordinator_.Serving(); }
-
  private:
-  http::GrpcBackend& coordinator_;
   worker::WorkerService& worker_;
   const coordinator::RequestLimits& limits_;
-  const common::TableWarmup& warmup_;
 };
 
 }  // namespace arbiter::cli

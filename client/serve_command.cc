@@ -22,7 +22,6 @@
 #include "common/tables_option.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
-#include "http/grpc_backend.h"
 #include "http/http_flags.h"
 #include "http/http_server.h"
 #include "server/arbiter_service.h"
@@ -112,8 +111,7 @@ common::ExitCode RunServe(ServeOptions& o) {
   if (!jobs.ok()) return common::Fail(kProgram, jobs.status());
   coordinator::ArbiterService service(dispatcher, **jobs, o.limits, o.http.tokens);
   std::unique_ptr<grpc::Server> coordinator_server = InProcessServer(&service);
-  http::GrpcBackend coordinator_backend(ChannelTo(*coordinator_server), [] { return true; });
-  ServeBackend backend(coordinator_backend, worker, o.limits, warmup);
+  ServeBackend backend(ChannelTo(*coordinator_server), worker, o.limits, warmup);
   o.http.max_job_bytes = o.jobs.max_upload_bytes;
   o.http.analyze_threads = int(o.threads);  // the worker's slots (HttpOptions says why)
   absl::StatusOr<std::unique_ptr<http::HttpServer>> server =

@@ -12,7 +12,9 @@
 
 namespace arbiter::http {
 
-class GrpcBackend final : public Backend {
+// Not final: `arbiter serve` answers some routes another way
+// (client/serve_backend.h).
+class GrpcBackend : public Backend {
  public:
   // `serving` answers /healthz.
   GrpcBackend(std::shared_ptr<grpc::Channel> channel, std::function<bool()> serving);
