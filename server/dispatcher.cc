@@ -465,11 +465,22 @@ std::string Dispatcher::TablesMismatchLocked(bool syzygy) const {
   // Retrograde tables serve every run; Syzygy tables only runs that probe.
   for (const bool of_syzygy : {false, true}) {
     if (of_syzygy && !syzygy) continue;
+    auto digest_of = [&](const Endpoint& e) -> const std::string& {
+      return of_syzygy ? e.syzygy_digest : e.retrograde_digest;
+    };
+    // Called for each batch taken: agreement, the usual case, is found
+    // without building anything.
+    const std::string* first = nullptr;
+    bool agree = true;
+    for (const auto& [address, e] : endpoints_) {
+      if (!e->up || e->removed) continue;
+      if (!first) first = &digest_of(*e);
+      agree &= digest_of(*e) == *first;
+    }
+    if (agree) continue;
     std::map<std::string, std::vector<std::string>> by_set;
     for (const auto& [address, e] : endpoints_)
-      if (e->up && !e->removed)
-        by_set[of_syzygy ? e->syzygy_digest : e->retrograde_digest].push_back(address);
-    if (by_set.size() < 2) continue;
+      if (e->up && !e->removed) by_set[digest_of(*e)].push_back(address);
     std::string out = absl::StrCat(
         "the workers hold different ", of_syzygy ? "Syzygy" : "retrograde",
         " tables, so a verdict would depend on which worker ruled its game; give them the same ",
