@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/small_file.h"
 #include "common/tokens.h"
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/security/server_credentials.h"

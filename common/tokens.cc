@@ -2,16 +2,15 @@
 
 #include <cctype>
 #include <cstdio>
-#include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "common/small_file.h"
 
 namespace arbiter::common {
 namespace {
 
-constexpr size_t kMaxSmallFile = 1 << 20;
 // How often a --tokens file's modification time is looked at.
 constexpr unsigned kReloadSeconds = 5;
 
@@ -44,17 +43,6 @@ std::string_view RoleName(Role role) {
       return "admin";
   }
   return "admin";
-}
-
-absl::StatusOr<std::string> ReadSmallFile(const std::string& path, const std::string& what) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return absl::NotFoundError(absl::StrCat(what, " ", path, ": cannot read it"));
-  std::string data(kMaxSmallFile + 1, '\0');
-  f.read(data.data(), std::streamsize(data.size()));
-  data.resize(size_t(f.gcount()));
-  if (data.size() > kMaxSmallFile)
-    return absl::InvalidArgumentError(absl::StrCat(what, " ", path, ": larger than 1 MB"));
-  return data;
 }
 
 std::optional<size_t> FindToken(std::string_view token, const std::vector<std::string>& accepted) {

@@ -40,10 +40,6 @@ struct Caller {
 inline constexpr std::string_view kTokenRequired =
     "a valid bearer token is required (authorization: Bearer <token>)";
 
-// The whole of a small file (certificates, keys, tokens). NOT_FOUND naming
-// the file when it cannot be read.
-absl::StatusOr<std::string> ReadSmallFile(const std::string& path, const std::string& what);
-
 // A --tokens file as it stands: read again when its modification time
 // changes (looked at every few seconds at most), so that rotating tokens
 // needs no restart. A file that becomes unreadable, empty or malformed

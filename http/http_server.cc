@@ -12,6 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/serving.h"
+#include "common/small_file.h"
 #include "http/listener.h"
 #include "http/server_state.h"
 
