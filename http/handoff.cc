@@ -1,5 +1,7 @@
 #include "http/handoff.h"
 
+#include <algorithm>
+
 namespace arbiter::http {
 
 bool LineQueue::Push(std::string line) {
@@ -8,11 +10,15 @@ bool LineQueue::Push(std::string line) {
     std::unique_lock<std::mutex> lock(mu_);
     space_.wait(lock, [&] { return cancelled_ || lines_.size() < max_lines_; });
     if (cancelled_) return false;
+    bytes_ += line.size();
     lines_.push_back(std::move(line));
     any_line_ = true;
-    // Only the first line after the io thread found the queue empty wakes
-    // it: one post per batch, not per line.
-    wake = std::exchange(waiting_, false);
+    // One post per batch, not per line: only once the waiting io thread's
+    // batch is there (or the queue is full).
+    if (waiting_ && (bytes_ > wake_bytes_ || lines_.size() >= max_lines_)) {
+      waiting_ = false;
+      wake = true;
+    }
   }
   if (wake) wake_();
   return true;
@@ -29,16 +35,22 @@ void LineQueue::Finish(absl::Status status) {
   if (wake) wake_();
 }
 
-LineQueue::Taken LineQueue::Take() {
+LineQueue::Taken LineQueue::Take(size_t at_least) {
   std::lock_guard<std::mutex> lock(mu_);
   Taken taken;
-  for (const std::string& line : lines_) taken.text += line;
-  lines_.clear();
-  space_.notify_all();
   taken.done = done_;
   taken.any_line = any_line_;
   taken.status = status_;
-  if (taken.text.empty() && !done_) waiting_ = true;
+  if (!done_ && bytes_ < std::max<size_t>(at_least, 1) && lines_.size() < max_lines_) {
+    waiting_ = true;
+    wake_bytes_ = at_least == 0 ? 0 : at_least - 1;
+    return taken;
+  }
+  taken.text.reserve(bytes_);
+  for (const std::string& line : lines_) taken.text += line;
+  lines_.clear();
+  bytes_ = 0;
+  space_.notify_all();
   return taken;
 }
 
