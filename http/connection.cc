@@ -60,6 +60,7 @@ class Connection final : public ConnectionBase,
         stream_(std::move(stream)),
         timer_(Socket().get_executor()),
         linger_(Socket().get_executor()),
+        write_timer_(Socket().get_executor()),
         // Bounds what one connection buffers: a header section at its limit
         // plus one read beyond it.
         buffer_(size_t(limits_.header_bytes) + (64 << 10)),
@@ -67,7 +68,7 @@ class Connection final : public ConnectionBase,
 
   ~Connection() override {
     if (queue_) queue_->Cancel();
-    if (pipe_) pipe_->End(false);
+    if (pipe_) pipe_->End(absl::CancelledError("the connection closed"));
     --state_->connections;
     if (--state_->by_address[address_] <= 0) state_->by_address.erase(address_);
     state_->live.erase(this);
@@ -98,9 +99,10 @@ class Connection final : public ConnectionBase,
     if (closed_) return;
     closed_ = true;
     Disarm();
+    DisarmWrite();
     linger_.cancel();
     if (queue_) queue_->Cancel();
-    if (pipe_) pipe_->End(false);
+    if (pipe_) pipe_->End(absl::CancelledError("the connection closed"));
     error_code ec;
     Socket().shutdown(tcp::socket::shutdown_both, ec);
     Socket().close(ec);
@@ -122,6 +124,9 @@ class Connection final : public ConnectionBase,
     timer_.async_wait([self = Self(), generation](error_code ec) {
       if (ec || generation != self->generation_) return;
       self->expired_ = true;
+      // A body read beside its answer's writes: cancelling would cut the
+      // answer too; the read is abandoned instead.
+      if (self->through_ && self->body_reading_) return self->ThroughExpired();
       error_code e;
       self->Socket().cancel(e);
     });
@@ -129,6 +134,29 @@ class Connection final : public ConnectionBase,
   void Disarm() {
     ++generation_;  // a handler already queued with success sees it is stale
     timer_.cancel();
+  }
+
+  // Writes have a deadline of their own, as in a kStreamThrough route they
+  // run beside the body's reads. While that body still arrives it is not
+  // started: a client may send its whole body before it reads the answer,
+  // and its sending is held to the body's idle deadline meanwhile.
+  void ArmWrite() {
+    write_pending_ = true;
+    if (!body_reading_) StartWriteDeadline();
+  }
+  void StartWriteDeadline() {
+    const uint64_t generation = ++write_generation_;
+    write_timer_.expires_after(
+        std::chrono::duration_cast<std::chrono::milliseconds>(state_->options.write_timeout));
+    write_timer_.async_wait([self = Self(), generation](error_code ec) {
+      if (ec || generation != self->write_generation_) return;
+      self->Close();  // a reader that stopped reading is dropped
+    });
+  }
+  void DisarmWrite() {
+    write_pending_ = false;
+    ++write_generation_;
+    write_timer_.cancel();
   }
 
   // --- The header ---
@@ -143,6 +171,8 @@ class Connection final : public ConnectionBase,
     route_.reset();
     upload_.reset();
     refusing_ = false;
+    through_ = stream_done_ = body_abandoned_ = false;
+    body_cut_http_ = 0;
     request_ = Request{};
     head_written_ = false;
     Arm(limits_.header_deadline);
@@ -223,7 +253,8 @@ class Connection final : public ConnectionBase,
       r.headers.emplace_back("WWW-Authenticate", "Bearer");
       return Answer(std::move(r));
     }
-    if (route_->kind == Kind::kStreamOut || route_->kind == Kind::kStreamIn) {
+    if (route_->kind == Kind::kStreamOut || route_->kind == Kind::kStreamThrough ||
+        route_->kind == Kind::kStreamIn) {
       if (!state_->TakeStream())
         return Answer(
             Failure(429, absl::ResourceExhaustedError(absl::StrCat(
@@ -234,10 +265,10 @@ class Connection final : public ConnectionBase,
     // Only now may the client send its body.
     if (has_body_ && beast::iequals(h[bhttp::field::expect], "100-continue")) {
       static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-      Arm(o.write_timeout);
+      ArmWrite();
       asio::async_write(stream_, asio::buffer(kContinue.data(), kContinue.size()),
                         [self = Self()](error_code e, size_t) {
-                          self->Disarm();
+                          self->DisarmWrite();
                           if (e) return self->Close();
                           self->ReadBody();
                         });
@@ -246,22 +277,23 @@ class Connection final : public ConnectionBase,
     ReadBody();
   }
 
-  Reply TooLarge() {
+  absl::Status TooLargeError() {
     const int64_t limit = route_->body_limit;
     std::string hint;
     if (route_->name == RouteName::kVerify)
       hint = "; submit a larger file as a job (POST /v1/jobs)";
-    return Failure(413, absl::ResourceExhaustedError(
-                            absl::StrCat("the request body is larger than this route's limit of ",
-                                         limit >= (1 << 20) ? absl::StrCat(limit >> 20, " MB")
-                                                            : absl::StrCat(limit, " bytes"),
-                                         hint)));
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "the request body is larger than this route's limit of ",
+        limit >= (1 << 20) ? absl::StrCat(limit >> 20, " MB") : absl::StrCat(limit, " bytes"),
+        hint));
   }
+  Reply TooLarge() { return Failure(413, TooLargeError()); }
 
   // --- The body ---
 
   void ReadBody() {
     if (route_->kind == Kind::kStreamIn) return StartUpload();
+    if (route_->kind == Kind::kStreamThrough) return StartThrough();
     if (!has_body_) return Dispatch();
     body_.emplace(std::move(*header_));
     body_->body_limit(uint64_t(route_->body_limit));
@@ -320,7 +352,9 @@ class Connection final : public ConnectionBase,
         return;
       }
       case Kind::kStreamOut:
-        return StartStream();
+        return StartStream(nullptr);
+      case Kind::kStreamThrough:
+        return;  // StartThrough
       case Kind::kStreamIn:
         return;  // StartUpload
     }
@@ -342,13 +376,16 @@ class Connection final : public ConnectionBase,
 
   // --- NDJSON out ---
 
-  void StartStream() {
+  // `body`: a kStreamThrough route's, as it arrives.
+  void StartStream(std::shared_ptr<BodyPipe> body) {
     hold_ = Self();  // nothing else holds a connection waiting for lines
     queue_ = std::make_shared<LineQueue>(kMaxQueuedLines, Waker(&Connection::Pump));
     auto request = std::make_shared<Request>(std::move(request_));
     holds_stream_ = false;  // the thread ends it
-    std::thread([state = state_, route = *route_, request, queue = queue_] {
-      absl::Status status = state->routes.Stream(route, *request, *queue);
+    std::thread([state = state_, route = *route_, request, queue = queue_, body] {
+      // Made here: it reads the body's first bytes, which may not be there.
+      std::unique_ptr<ByteSource> source = body ? PipeSource(body) : nullptr;
+      absl::Status status = state->routes.Stream(route, *request, std::move(source), *queue);
       queue->Finish(std::move(status));
       state->EndStream();
     }).detach();
@@ -363,6 +400,10 @@ class Connection final : public ConnectionBase,
       if (taken.done && !taken.any_line && !taken.status.ok()) {
         const std::shared_ptr<Connection> hold = std::move(hold_);
         queue_.reset();
+        if (through_) {
+          keep_alive_ = false;  // the body may not be whole
+          return Write(ErrorReply(taken.status, CutCode(taken.status)), false);
+        }
         return Answer(ErrorReply(taken.status));
       }
       if (taken.text.empty() && !taken.done) return;  // woken again later
@@ -378,11 +419,11 @@ class Connection final : public ConnectionBase,
       serializer_.emplace(stream_head_);
       state_->Count(route_->label, 200);
       writing_ = true;
-      Arm(std::chrono::duration_cast<std::chrono::milliseconds>(state_->options.write_timeout));
+      ArmWrite();
       bhttp::async_write_header(
           stream_, *serializer_,
           [self = Self(), taken = std::move(taken)](error_code ec, size_t) mutable {
-            self->Disarm();
+            self->DisarmWrite();
             self->writing_ = false;
             if (ec) return self->Close();
             self->WritePiece(std::move(taken));
@@ -399,10 +440,11 @@ class Connection final : public ConnectionBase,
   void WritePiece(LineQueue::Taken taken) {
     if (closed_) return;
     chunk_ = std::move(taken.text);
-    if (taken.done && !taken.status.ok()) chunk_ += ErrorJson(taken.status) + "\n";
+    if (taken.done && !taken.status.ok())
+      chunk_ += ErrorJson(taken.status, CutCode(taken.status)) + "\n";
     const bool done = taken.done;
     auto next = [self = Self(), done](error_code ec, size_t) {
-      self->Disarm();
+      self->DisarmWrite();
       self->writing_ = false;
       if (ec) return self->Close();
       if (done) return self->EndStream();
@@ -410,7 +452,7 @@ class Connection final : public ConnectionBase,
     };
     if (chunk_.empty()) return EndStream();
     writing_ = true;
-    Arm(std::chrono::duration_cast<std::chrono::milliseconds>(state_->options.write_timeout));
+    ArmWrite();
     if (chunked_)
       asio::async_write(stream_, bhttp::make_chunk(asio::buffer(chunk_)), std::move(next));
     else
@@ -439,13 +481,120 @@ class Connection final : public ConnectionBase,
     serializer_.reset();
     if (!chunked_) return Close();
     writing_ = true;
-    Arm(std::chrono::duration_cast<std::chrono::milliseconds>(state_->options.write_timeout));
+    ArmWrite();
     asio::async_write(stream_, bhttp::make_chunk_last(), [self = Self()](error_code ec, size_t) {
-      self->Disarm();
+      self->DisarmWrite();
       self->writing_ = false;
-      if (ec || !self->keep_alive_) return self->Close();
+      if (ec) return self->Close();
+      if (self->through_) return self->ThroughAnswered();
+      if (!self->keep_alive_) return self->Close();
       self->ReadHeader();
     });
+  }
+
+  // --- A body read while its answer is written (kStreamThrough) ---
+  //
+  // The run rules games as they arrive, and every piece is read as soon
+  // as it comes, whether or not the run or the client's reading keeps up:
+  // what waits is bounded by the route's body limit (as a body read whole
+  // was), and a client that sends its whole body before reading never
+  // waits on this server. The connection goes on to the next request
+  // once both the answer and the body are whole.
+
+  void StartThrough() {
+    through_ = true;
+    body_whole_ = !has_body_;
+    // Never full, so never waiting for room: no wake needed.
+    auto pipe = std::make_shared<BodyPipe>(BodyPipe::kUnbounded, [] {});
+    pipe_ = pipe;
+    if (!has_body_) pipe->End(absl::OkStatus());
+    StartStream(pipe);
+    if (!has_body_) return;
+    upload_.emplace(std::move(*header_));
+    upload_->body_limit(uint64_t(route_->body_limit));
+    buffer_.reserve(kUploadPiece);
+    body_reading_ = true;
+    ReadThroughPiece();
+  }
+
+  void ReadThroughPiece() {
+    upload_->get().body().data = piece_;
+    upload_->get().body().size = sizeof piece_;
+    Arm(limits_.body_idle);
+    bhttp::async_read_some(stream_, buffer_, *upload_, [self = Self()](error_code ec, size_t) {
+      if (self->body_abandoned_ || self->closed_) return;
+      self->Disarm();
+      if (ec == bhttp::error::need_buffer) ec = {};
+      if (ec) return self->ThroughBodyFailed(ec);
+      const size_t got = sizeof self->piece_ - self->upload_->get().body().size;
+      // Dropped once the run stopped reading (it failed, or ended early).
+      if (got > 0) self->pipe_->Put(std::string(self->piece_, got));
+      if (self->upload_->is_done()) return self->ThroughBodyEnded(absl::OkStatus());
+      self->ReadThroughPiece();
+    });
+  }
+
+  void ThroughBodyFailed(error_code ec) {
+    if (ec == bhttp::error::body_limit) return ThroughBodyCut(413, TooLargeError());
+    if (!ParserError(ec) || ec == bhttp::error::end_of_stream ||
+        ec == bhttp::error::partial_message) {
+      pipe_->End(absl::CancelledError("the client went away"));
+      return Close();
+    }
+    ThroughBodyCut(400, absl::InvalidArgumentError(absl::StrCat(
+                            "the request body is not valid HTTP/1.1: ", ec.message())));
+  }
+
+  // The body's idle deadline passed: the read stays pending (its handler
+  // then does nothing) until the connection closes.
+  void ThroughExpired() {
+    body_abandoned_ = true;
+    ThroughBodyCut(408,
+                   absl::DeadlineExceededError(absl::StrCat("no byte of the request body came for ",
+                                                            limits_.body_idle.count(), " ms")));
+  }
+
+  // The HTTP code of a failure line: the body's cut's (408, 413) when the
+  // run failed of it (its status keeps the cut's code); 0 for the status's
+  // own.
+  int CutCode(const absl::Status& run) const {
+    return body_cut_http_ && run.code() == body_cut_code_ ? body_cut_http_ : 0;
+  }
+
+  // The body was cut: the run reads `why` as its input's error (the cut
+  // game's error record, then a failure line with `http_status`).
+  void ThroughBodyCut(int http_status, absl::Status why) {
+    keep_alive_ = false;
+    body_cut_http_ = http_status;
+    body_cut_code_ = why.code();
+    ThroughBodyEnded(std::move(why));
+  }
+
+  void ThroughBodyEnded(absl::Status status) {
+    body_reading_ = false;
+    body_whole_ = status.ok();
+    if (body_whole_) has_body_ = false;
+    pipe_->End(std::move(status));
+    if (write_pending_) StartWriteDeadline();
+    if (stream_done_) FinishThrough();
+  }
+
+  // The answer is written: on to the next request once the body is whole
+  // too.
+  void ThroughAnswered() {
+    stream_done_ = true;
+    if (!body_reading_) FinishThrough();
+  }
+
+  void FinishThrough() {
+    through_ = false;
+    pipe_.reset();
+    if (closed_) return;
+    if (body_whole_ && keep_alive_) return ReadHeader();
+    // A client cut off by a limit may still be sending: it should see the
+    // answer rather than a reset.
+    if (body_cut_http_ && !body_abandoned_) return Drain();
+    Close();
   }
 
   // --- Uploads in ---
@@ -457,7 +606,7 @@ class Connection final : public ConnectionBase,
     // pieces are 512 bytes (measured: 25 KiB/s instead of 780 KiB/s).
     buffer_.reserve(kUploadPiece);
     hold_ = Self();  // nothing else holds a connection waiting for its consumer
-    pipe_ = std::make_shared<BodyPipe>(Waker(&Connection::PieceTaken));
+    pipe_ = std::make_shared<BodyPipe>(1, Waker(&Connection::PieceTaken));
     upload_reply_.reset();
     upload_error_.reset();
     auto request = std::make_shared<Request>(request_);
@@ -472,7 +621,7 @@ class Connection final : public ConnectionBase,
                 pipe->Close();
                 return false;
               }
-            return pipe->complete();
+            return pipe->status().ok();
           });
       pipe->Close();  // takes nothing more
       state->EndStream();
@@ -486,9 +635,9 @@ class Connection final : public ConnectionBase,
   void ReadUploadPiece() {
     if (closed_) return;
     if (upload_reply_) return FinishUpload();
-    if (!pipe_ || pipe_->Taken() == false) return;  // PieceTaken calls again
+    if (!pipe_ || !pipe_->HasRoom()) return;  // PieceTaken calls again
     if (upload_->is_done()) {
-      pipe_->End(true);
+      pipe_->End(absl::OkStatus());
       return;  // UploadAnswered finishes
     }
     upload_->get().body().data = piece_;
@@ -503,7 +652,7 @@ class Connection final : public ConnectionBase,
       if (ec) {
         self->upload_error_ = ec;
         self->upload_expired_ = self->expired_;
-        self->pipe_->End(false);
+        self->pipe_->End(absl::CancelledError("the upload was cut"));
         if (self->upload_reply_) self->FinishUpload();
         return;
       }
@@ -570,10 +719,11 @@ class Connection final : public ConnectionBase,
     response_.body() = std::move(reply.body);
     response_.keep_alive(keep);
     response_.prepare_payload();
-    Arm(std::chrono::duration_cast<std::chrono::milliseconds>(state_->options.write_timeout));
+    ArmWrite();
     bhttp::async_write(stream_, response_, [self = Self(), keep](error_code ec, size_t) {
-      self->Disarm();
+      self->DisarmWrite();
       if (ec || self->closed_) return self->Close();
+      if (self->through_) return self->ThroughAnswered();
       if (keep) return self->ReadHeader();
       if (self->refusing_) return self->Drain();
       self->Close();
@@ -614,7 +764,9 @@ class Connection final : public ConnectionBase,
   Stream stream_;
   asio::steady_timer timer_;
   asio::steady_timer linger_;  // a stream's wait for a whole batch
-  uint64_t generation_ = 0;
+  asio::steady_timer write_timer_;
+  uint64_t generation_ = 0, write_generation_ = 0;
+  bool write_pending_ = false;  // a write waits for its deadline to start
   bool expired_ = false;
   // Kept across requests: bytes of pipelined requests wait here.
   beast::flat_buffer buffer_;
@@ -638,6 +790,13 @@ class Connection final : public ConnectionBase,
   bool head_written_ = false, chunked_ = true, writing_ = false, lingering_ = false;
 
   std::shared_ptr<BodyPipe> pipe_;
+  // A kStreamThrough route: its body still arriving, whole, abandoned to
+  // its idle deadline; the answer written; the HTTP and status codes of
+  // the body's cut.
+  bool through_ = false, body_reading_ = false, body_whole_ = false, body_abandoned_ = false;
+  bool stream_done_ = false;
+  int body_cut_http_ = 0;
+  absl::StatusCode body_cut_code_ = absl::StatusCode::kOk;
   std::optional<Reply> upload_reply_;
   std::optional<error_code> upload_error_;
   bool upload_expired_ = false, reading_ = false;

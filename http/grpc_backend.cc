@@ -8,7 +8,8 @@
 namespace arbiter::http {
 namespace {
 
-// Games per VerifyGames message: the whole body is at hand.
+// Games per VerifyGames message (a body usually arrives faster than its
+// games are ruled, so a batch seldom waits for its last game).
 constexpr int kGamesPerMessage = 64;
 
 }  // namespace

@@ -64,47 +64,86 @@ void LineQueue::Cancel() {
 bool BodyPipe::Put(std::string piece) {
   std::lock_guard<std::mutex> lock(mu_);
   if (closed_) return false;
-  piece_ = std::move(piece);
+  pieces_.push_back(std::move(piece));
   changed_.notify_all();
   return true;
 }
 
-bool BodyPipe::Taken() {
+bool BodyPipe::HasRoom() {
   std::lock_guard<std::mutex> lock(mu_);
-  return closed_ || !piece_;
+  return closed_ || pieces_.size() < max_pieces_;
 }
 
-void BodyPipe::End(bool complete) {
+void BodyPipe::End(absl::Status status) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (ended_) return;
   ended_ = true;
-  complete_ = complete;
+  status_ = std::move(status);
   changed_.notify_all();
 }
 
 std::optional<std::string> BodyPipe::Next() {
   std::optional<std::string> piece;
+  bool was_full;
   {
     std::unique_lock<std::mutex> lock(mu_);
-    changed_.wait(lock, [&] { return piece_ || ended_; });
-    if (!piece_) return std::nullopt;
-    piece.swap(piece_);
+    changed_.wait(lock, [&] { return !pieces_.empty() || ended_ || closed_; });
+    if (pieces_.empty()) return std::nullopt;
+    was_full = pieces_.size() >= max_pieces_;
+    piece = std::move(pieces_.front());
+    pieces_.pop_front();
   }
-  wake_();
+  if (was_full) wake_();
   return piece;
 }
 
-bool BodyPipe::complete() {
+absl::Status BodyPipe::status() {
   std::lock_guard<std::mutex> lock(mu_);
-  return complete_;
+  return status_;
 }
 
 void BodyPipe::Close() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     closed_ = true;
-    piece_.reset();
+    pieces_.clear();
   }
   wake_();
+}
+
+namespace {
+
+class RawPipeSource final : public ByteSource {
+ public:
+  explicit RawPipeSource(std::shared_ptr<BodyPipe> pipe) : pipe_(std::move(pipe)) {}
+  ~RawPipeSource() override { pipe_->Close(); }
+
+  absl::StatusOr<size_t> Read(char* buf, size_t n) override {
+    while (at_ == piece_.size()) {
+      std::optional<std::string> next = pipe_->Next();
+      if (!next) {
+        if (absl::Status s = pipe_->status(); !s.ok()) return s;
+        return 0;
+      }
+      piece_ = *std::move(next);
+      at_ = 0;
+    }
+    const size_t k = std::min(n, piece_.size() - at_);
+    piece_.copy(buf, k, at_);
+    at_ += k;
+    return k;
+  }
+
+ private:
+  const std::shared_ptr<BodyPipe> pipe_;
+  std::string piece_;
+  size_t at_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteSource> PipeSource(std::shared_ptr<BodyPipe> pipe) {
+  return ByteSource::Decoding(std::make_unique<RawPipeSource>(std::move(pipe)), "<request body>");
 }
 
 }  // namespace arbiter::http

@@ -7,13 +7,16 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 
 #include "absl/status/status.h"
+#include "core/io/byte_source.h"
 
 namespace arbiter::http {
 
@@ -59,36 +62,51 @@ class LineQueue {
   absl::Status status_;
 };
 
-// An upload from the io thread to a blocking consumer (Backend::SubmitJob's
-// BodyReader), one piece at a time: the io thread reads the next piece from
-// the socket only once the consumer has taken the last, so a slow consumer
-// slows the client (TCP backpressure) instead of filling memory.
+// A request body from the io thread to a blocking consumer, piece by
+// piece. `max_pieces` bounds what waits for the consumer: 1 for a job
+// upload, whose next piece is read from the socket only once the consumer
+// took the last, so that a slow consumer slows the client (TCP
+// backpressure) instead of filling memory; unbounded for /v1/verify,
+// whose body is bounded by its size limit instead, so that a client that
+// sends its whole body before it reads the answer is never left waiting
+// on the server (docs/http.md).
 class BodyPipe {
  public:
-  explicit BodyPipe(std::function<void()> wake) : wake_(std::move(wake)) {}
+  static constexpr size_t kUnbounded = SIZE_MAX;
+  BodyPipe(size_t max_pieces, std::function<void()> wake)
+      : max_pieces_(max_pieces), wake_(std::move(wake)) {}
 
-  // io thread: hands over a piece; `wake` is called once it was taken (or
-  // the consumer stopped). False when the consumer stopped already.
+  // io thread: hands over a piece; `wake` is called once there is room
+  // again (or the consumer stopped). False when the consumer stopped
+  // already (the piece is dropped).
   bool Put(std::string piece);
-  // io thread: whether the consumer took the last piece (or stopped).
-  bool Taken();
-  // io thread: no more pieces; `complete` false when the body was cut (a
-  // limit, a framing error, the client went away).
-  void End(bool complete);
+  // io thread: whether another piece may be put now (or the consumer
+  // stopped, and takes nothing more).
+  bool HasRoom();
+  // io thread: no more pieces; OK when the body was whole, otherwise why
+  // it was cut (a limit, a framing error, the client went away).
+  void End(absl::Status status);
 
-  // Consumer: the next piece, nullopt at the end; complete() says how it
+  // Consumer: the next piece, nullopt at the end; status() says how it
   // ended.
   std::optional<std::string> Next();
-  bool complete();
-  // Consumer: stops taking (the io thread stops reading).
+  absl::Status status();
+  // Consumer: stops taking (the io thread stops handing over).
   void Close();
 
  private:
+  const size_t max_pieces_;
   const std::function<void()> wake_;
   std::mutex mu_;
   std::condition_variable changed_;
-  std::optional<std::string> piece_;
-  bool ended_ = false, complete_ = false, closed_ = false;
+  std::deque<std::string> pieces_;
+  bool ended_ = false, closed_ = false;
+  absl::Status status_;
 };
+
+// The consumer's end of a BodyPipe as a ByteSource (zstd recognised as in
+// a file: ByteSource::Decoding), for a PgnReader that rules games as the
+// body arrives. A cut body is a read error, with the pipe's reason.
+std::unique_ptr<ByteSource> PipeSource(std::shared_ptr<BodyPipe> pipe);
 
 }  // namespace arbiter::http

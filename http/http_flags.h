@@ -30,6 +30,12 @@ inline void AddHttpFlags(CLI::App& app, std::vector<std::string>* allowed_hosts,
       [limits](int64_t s) { limits->header_deadline = std::chrono::seconds(s); }, "S",
       "A request's header must arrive within S seconds (else 408)")
       ->default_str(std::to_string(limits->header_deadline.count() / 1000));
+  common::AddInteger(
+      app, "--http-body-timeout", 1, 3600, "--http-body-timeout must be 1..3600",
+      [limits](int64_t s) { limits->body_idle = std::chrono::seconds(s); }, "S",
+      "A request body may pause at most S seconds (else 408, or an error line\n"
+      "ending a verify stream that had begun)")
+      ->default_str(std::to_string(limits->body_idle.count() / 1000));
 }
 
 }  // namespace arbiter::http

@@ -127,7 +127,7 @@ std::optional<Route> Routes::Match(const Request& req, Reply* refusal) const {
   } else if (p == "/v1/tablebase" && m == "GET") {
     r = route(RouteName::kTablebase, Kind::kAnalyze, true, small, p);
   } else if (p == "/v1/verify" && m == "POST") {
-    r = route(RouteName::kVerify, Kind::kStreamOut, true, options_.max_verify_bytes, p);
+    r = route(RouteName::kVerify, Kind::kStreamThrough, true, options_.max_verify_bytes, p);
   } else if (p == "/v1/jobs" && m == "POST") {
     r = route(RouteName::kSubmitJob, Kind::kStreamIn, true, options_.max_job_bytes, p);
   } else if (p == "/v1/jobs" && m == "GET") {
@@ -280,18 +280,24 @@ Reply Routes::Answer(const Route& route, const Request& req) {
   }
 }
 
-absl::Status Routes::Stream(const Route& route, const Request& req, LineQueue& out) {
+absl::Status Routes::Stream(const Route& route, const Request& req,
+                            std::unique_ptr<ByteSource> body, LineQueue& out) {
   Backend& b = backend_;
   if (route.name == RouteName::kVerify) {
     absl::StatusOr<v1::SearchOptions> options = SearchOptionsFromQuery(QueryOf(req));
     if (!options.ok()) return options.status();
     return VerdictLines(options->tablebase(), out, [&](const VerdictSink& deliver) {
-      PgnReader games(ByteSource::FromString(req.body), wire::ReaderOptionsFor(*options));
+      PgnReader games(std::move(body), wire::ReaderOptionsFor(*options));
       absl::Status s = b.Verify(
           *options, [&](RawGame* game) { return games.Next(game); }, deliver);
-      if (s.ok() && !games.input_error().ok())
-        s = absl::InvalidArgumentError(absl::StrCat("the body ended early, the rest was not read: ",
-                                                    games.input_error().message()));
+      if (const absl::Status& cut = games.input_error(); s.ok() && !cut.ok()) {
+        // A body cut by this server's limits keeps its code (408, 413 in
+        // the failure line); anything else wrong with it is the client's.
+        const bool limit = absl::IsDeadlineExceeded(cut) || absl::IsResourceExhausted(cut);
+        s = absl::Status(
+            limit ? cut.code() : absl::StatusCode::kInvalidArgument,
+            absl::StrCat("the body ended early, the rest was not read: ", cut.message()));
+      }
       return s;
     });
   }

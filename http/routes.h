@@ -52,11 +52,12 @@ Reply JsonReply(int status, std::string json);
 Reply ErrorReply(const absl::Status& status, int http_status = 0);
 
 enum class Kind {
-  kLoop,       // answered on the io thread (never blocks): /healthz, the page
-  kPool,       // a blocking backend call on the handler pool
-  kAnalyze,    // the same, a position, on the analyze pool
-  kStreamOut,  // NDJSON from a thread of its own (verify, job results)
-  kStreamIn,   // a streamed upload consumed by a thread of its own (jobs)
+  kLoop,           // answered on the io thread (never blocks): /healthz, the page
+  kPool,           // a blocking backend call on the handler pool
+  kAnalyze,        // the same, a position, on the analyze pool
+  kStreamOut,      // NDJSON from a thread of its own (job results)
+  kStreamThrough,  // the same, ruling the body as it arrives (verify)
+  kStreamIn,       // a streamed upload consumed by a thread of its own (jobs)
 };
 
 enum class RouteName {
@@ -99,10 +100,12 @@ class Routes {
 
   // kLoop and kPool: the answer.
   Reply Answer(const Route& route, const Request& request);
-  // kStreamOut, on its thread: pushes the lines to `out`; how the run ended
-  // (the connection then writes an error line, or answers with the error
-  // when no line came).
-  absl::Status Stream(const Route& route, const Request& request, LineQueue& out);
+  // kStreamOut and kStreamThrough, on its thread: pushes the lines to
+  // `out`; how the run ended (the connection then writes an error line, or
+  // answers with the error when no line came). `body`: a kStreamThrough
+  // route's body, as it arrives.
+  absl::Status Stream(const Route& route, const Request& request, std::unique_ptr<ByteSource> body,
+                      LineQueue& out);
   // kStreamIn, on its thread: the answer once the body was read through
   // `body`.
   Reply Upload(const Route& route, const Request& request, const BodyReader& body);

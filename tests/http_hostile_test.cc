@@ -15,7 +15,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <thread>
 
@@ -377,6 +379,131 @@ TEST_F(HttpHostile, PipelinedRequestsAreAnsweredInOrder) {
   EXPECT_LT(assessment, bad);
   EXPECT_LT(bad, none);
   EXPECT_EQ(Count(answer, "\r\nContent-Type: "), 4);
+}
+
+std::string Chunk(std::string_view data) {
+  return absl::StrCat(absl::Hex(data.size()), "\r\n", absl::string_view(data.data(), data.size()),
+                      "\r\n");
+}
+
+constexpr char kMateGame[] = "[Event \"x\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n";
+constexpr char kChunkedVerify[] =
+    "POST /v1/verify HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n";
+
+// POST /v1/verify rules games as they arrive: verdicts before the body's
+// end; a body cut by its idle deadline or its size limit ends the stream
+// with the cut game's error record and a failure line with 408 or 413,
+// never a summary; each such stream is ended once (serve then stops
+// cleanly).
+TEST_F(HttpHostile, VerifyRulesTheBodyAsItArrives) {
+  const int port = StartServe({"--http-body-timeout", "2", "--max-verify-mb", "1"});
+  ASSERT_GT(port, 0) << ReadFile(Path("serve.log"));
+  const std::string two = absl::StrCat(kMateGame, kMateGame);
+  {
+    SCOPED_TRACE("verdicts before the body ends, then the next request");
+    Raw c(port);
+    ASSERT_TRUE(c.ok());
+    c.Send(kChunkedVerify + Chunk(two));
+    std::string answer = c.ReadUntil("\"type\": \"verdict\"", 10s);
+    EXPECT_EQ(StatusOf(answer), 200) << answer;
+    EXPECT_PRED_FORMAT2(testing::Contains, answer, "\"type\": \"verdict\"");
+    c.Send(Chunk(kMateGame) + "0\r\n\r\n");
+    answer += c.ReadUntil("\r\n0\r\n\r\n", 10s);
+    EXPECT_EQ(Count(answer, "\"type\": \"verdict\""), 3) << answer;
+    EXPECT_EQ(Count(answer, "\"type\": \"summary\""), 1) << answer;
+    c.Send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    EXPECT_PRED_FORMAT2(testing::Contains, c.Read(10s), "\"type\": \"health\"");
+  }
+  {
+    SCOPED_TRACE("a pause past the body's idle deadline after verdicts began");
+    Raw c(port);
+    ASSERT_TRUE(c.ok());
+    const auto start = Clock::now();
+    c.Send(kChunkedVerify + Chunk(two));
+    const std::string answer = c.Read(15s);  // to the close
+    const double s = std::chrono::duration<double>(Clock::now() - start).count();
+    EXPECT_GE(Count(answer, "\"type\": \"verdict\""), 1) << answer;
+    EXPECT_EQ(Count(answer, "\"type\": \"summary\""), 0) << answer;
+    EXPECT_PRED_FORMAT2(testing::Contains, answer,
+                        "{\"type\": \"failure\", \"error\": {\"code\": 408, \"status\": "
+                        "\"DEADLINE_EXCEEDED\", \"message\": \"the body ended early, the rest was "
+                        "not read: no byte of the request body came for 2000 ms\"}}");
+    EXPECT_TRUE(answer.ends_with("\r\n0\r\n\r\n")) << answer;
+    EXPECT_GT(s, 1.5);
+    EXPECT_LT(s, 12.0);
+  }
+  {
+    SCOPED_TRACE("the same inside the first game");
+    Raw c(port);
+    ASSERT_TRUE(c.ok());
+    c.Send(kChunkedVerify + Chunk("[Event \"x\"]\n"));
+    const std::string answer = c.Read(15s);
+    EXPECT_EQ(Count(answer, "\"type\": \"error\", \"game\": 1"), 1) << answer;  // the game cut
+    EXPECT_PRED_FORMAT2(testing::Contains, answer,
+                        "{\"type\": \"failure\", \"error\": {\"code\": 408, ");
+  }
+  {
+    SCOPED_TRACE("over the size limit after verdicts began");
+    Raw c(port);
+    ASSERT_TRUE(c.ok());
+    c.Send(kChunkedVerify + Chunk(two));
+    std::string answer = c.ReadUntil("\"type\": \"verdict\"", 10s);
+    const std::string padded = absl::StrCat("{", std::string(64 << 10, 'c'), "} ", kMateGame);
+    for (int i = 0; i < 20 && c.Send(Chunk(padded)); ++i) {
+    }
+    answer += c.Read(10s);
+    EXPECT_EQ(Count(answer, "\"type\": \"summary\""), 0) << answer.substr(0, 2000);
+    EXPECT_PRED_FORMAT2(testing::Contains, answer,
+                        "{\"type\": \"failure\", \"error\": {\"code\": 413, ");
+    EXPECT_PRED_FORMAT2(testing::Contains, answer, "larger than this route's limit of 1 MB");
+  }
+  {
+    SCOPED_TRACE("the same inside the first game");
+    Raw c(port);
+    ASSERT_TRUE(c.ok());
+    c.Send(kChunkedVerify);
+    const std::string comment = Chunk(std::string(64 << 10, 'c'));
+    for (int i = 0; i < 20 && c.Send(i == 0 ? Chunk("{") : comment); ++i) {
+    }
+    const std::string answer = c.Read(10s);
+    EXPECT_PRED_FORMAT2(testing::Contains, answer,
+                        "{\"type\": \"failure\", \"error\": {\"code\": 413, ");
+  }
+  serve_->Signal(SIGTERM);
+  int status = 0;
+  EXPECT_TRUE(serve_->Wait(20s, &status)) << "serve did not stop: a stream was not ended";
+}
+
+// A client that sends its whole body before it reads a byte of the answer
+// (as many HTTP clients do) is answered: the body is read whether or not
+// the answer is, so neither side waits on the other. The body is larger
+// than the kernel's buffers on both sides hold, and its verdicts fill the
+// connection's before it ends.
+TEST_F(HttpHostile, AClientThatSendsItsWholeBodyBeforeReadingIsAnswered) {
+  const int port = StartServe();
+  ASSERT_GT(port, 0) << ReadFile(Path("serve.log"));
+  constexpr int kGames = 4000;
+  const std::string game = absl::StrCat("{", std::string(6000, 'c'), "} ", kMateGame);
+  std::string body;
+  for (int i = 0; i < kGames; ++i) body += game;
+  Raw c(port);
+  ASSERT_TRUE(c.ok());
+  c.Send(absl::StrCat("POST /v1/verify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ",
+                      body.size(), "\r\nConnection: close\r\n\r\n"));
+  std::string_view left = body;
+  while (!left.empty()) {
+    pollfd p{c.fd(), POLLOUT, 0};
+    ASSERT_GT(poll(&p, 1, 10000), 0)
+        << "the server stopped reading with " << left.size() << " bytes of the body left";
+    const long n = send(c.fd(), left.data(), left.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) continue;
+    ASSERT_GT(n, 0) << "the server closed the connection";
+    left.remove_prefix(size_t(n));
+  }
+  const std::string answer = c.Read(60s);
+  EXPECT_EQ(StatusOf(answer), 200) << answer.substr(0, 300);
+  EXPECT_EQ(Count(answer, "\"type\": \"verdict\""), kGames);
+  EXPECT_EQ(Count(answer, "\"type\": \"summary\""), 1);
 }
 
 // RFC 9112's framing cases that could smuggle a second request: 400 with

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 
 namespace arbiter {
 namespace {
@@ -42,6 +45,37 @@ TEST(OrderedParallelMap, EmptyAndExactBatchBoundaries) {
   RunCase(2, 8, 4, 8);
   RunCase(2, 8, 4, 16);
   RunCase(2, 8, 4, 1);
+}
+
+// Items that come one at a time (a game of a network stream, whose next
+// the client sends only once it saw the last verdict) are each worked on
+// and consumed before the next comes, though a batch holds 64.
+TEST(OrderedParallelMap, ASlowInputIsWorkedOnAsItComes) {
+  for (int threads : {1, 2}) {
+    std::mutex mu;
+    std::condition_variable consumed_one;
+    int produced = 0, consumed = 0, late = 0;
+    OrderedParallelMap<int, int>::Run(
+        {threads, 64, 4},
+        [&](int* in) {
+          std::unique_lock lock(mu);
+          if (!consumed_one.wait_for(lock, std::chrono::seconds(5),
+                                     [&] { return consumed == produced; }))
+            ++late;
+          if (produced == 20) return false;
+          *in = produced++;
+          return true;
+        },
+        [](int& in, int* out) { *out = in; },
+        [&](int& out) {
+          std::lock_guard lock(mu);
+          EXPECT_EQ(out, consumed);
+          ++consumed;
+          consumed_one.notify_all();
+        });
+    EXPECT_EQ(consumed, 20);
+    EXPECT_EQ(late, 0) << "an item waited for its batch to fill (" << threads << " threads)";
+  }
 }
 
 }  // namespace

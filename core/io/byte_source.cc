@@ -382,9 +382,12 @@ absl::StatusOr<std::unique_ptr<ByteSource>> ByteSource::OpenRange(const std::str
 }
 
 std::unique_ptr<ByteSource> ByteSource::FromString(std::string data) {
-  absl::StatusOr<std::unique_ptr<ByteSource>> source =
-      Detect(std::make_unique<StringSource>(std::move(data)), "<string>");
-  // Reading a string cannot fail, but keep the contract total.
+  return Decoding(std::make_unique<StringSource>(std::move(data)), "<string>");
+}
+
+std::unique_ptr<ByteSource> ByteSource::Decoding(std::unique_ptr<ByteSource> raw,
+                                                 std::string name) {
+  absl::StatusOr<std::unique_ptr<ByteSource>> source = Detect(std::move(raw), std::move(name));
   if (!source.ok()) return std::make_unique<FailedSource>(source.status());
   return std::move(*source);
 }

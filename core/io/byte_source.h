@@ -37,6 +37,12 @@ class ByteSource {
   // corrupt stream is then reported by Read). Mostly for tests.
   static std::unique_ptr<ByteSource> FromString(std::string data);
 
+  // Serves what `raw` serves, decompressed when it starts with zstd magic
+  // bytes; `name` names it in errors. Reads `raw`'s first bytes at once
+  // (so call it where a Read may block); its errors are reported by the
+  // first Read.
+  static std::unique_ptr<ByteSource> Decoding(std::unique_ptr<ByteSource> raw, std::string name);
+
   // Reads up to `n` (> 0) bytes into `buf`. Returns how many were read, 0
   // only at the end of the input. Errors name the input and, for corrupt
   // compressed data, the byte offset in the compressed stream.

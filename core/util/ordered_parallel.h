@@ -5,6 +5,7 @@
 // long the input is.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -26,33 +27,34 @@ class OrderedParallelMap {
   // `produce(In*)` fills the next item, false at the end of input (called
   // from one thread only). `work(In&, Out*)` may run on any worker.
   // `consume(Out&)` runs on the calling thread, in input order.
+  //
+  // Items gather in an open batch, closed when it holds `batch_size`, or
+  // earlier when a worker is idle: so that items that arrive slowly (games
+  // from a network stream) are worked on as they come, not once 64 of them
+  // or the end are there, while a fast input still goes in whole batches.
   static void Run(const Options& options, const std::function<bool(In*)>& produce,
                   const std::function<void(In&, Out*)>& work,
                   const std::function<void(Out&)>& consume) {
     State s;
+    const size_t max_batches = std::max<size_t>(1, options.max_batches);
     std::thread producer([&] {
-      for (size_t seq = 0;; ++seq) {
-        Batch batch;
-        batch.seq = seq;
-        batch.in.resize(options.batch_size);
-        size_t n = 0;
-        while (n < options.batch_size && produce(&batch.in[n])) ++n;
-        batch.in.resize(n);
+      for (;;) {
+        In item;
+        if (!produce(&item)) break;
         std::unique_lock lock(s.mu);
-        s.space.wait(lock, [&] { return s.in_flight < options.max_batches; });
-        if (n) {
-          ++s.in_flight;
-          s.todo.push_back(std::move(batch));
-          s.work_ready.notify_one();
-        }
-        if (n < options.batch_size) {
-          s.total_batches = n ? seq + 1 : seq;
-          s.input_done = true;
-          s.work_ready.notify_all();
-          s.result_ready.notify_all();
-          return;
+        s.open.in.push_back(std::move(item));
+        if (s.open.in.size() >= options.batch_size) {
+          s.space.wait(lock, [&] { return s.in_flight < max_batches; });
+          if (!s.open.in.empty()) s.Close();  // unless a worker took it meanwhile
+        } else if (s.idle > 0) {
+          s.work_ready.notify_one();  // an idle worker takes what there is
         }
       }
+      std::lock_guard lock(s.mu);
+      if (!s.open.in.empty()) s.Close();  // may exceed max_batches by this one
+      s.input_done = true;
+      s.work_ready.notify_all();
+      s.result_ready.notify_all();
     });
     std::vector<std::thread> workers;
     for (int i = 0; i < std::max(1, options.threads); ++i) {
@@ -61,8 +63,14 @@ class OrderedParallelMap {
           Batch batch;
           {
             std::unique_lock lock(s.mu);
-            s.work_ready.wait(lock, [&] { return !s.todo.empty() || s.input_done; });
-            if (s.todo.empty()) return;
+            ++s.idle;
+            s.work_ready.wait(lock, [&] {
+              return !s.todo.empty() || s.input_done ||
+                     (!s.open.in.empty() && s.in_flight < max_batches);
+            });
+            --s.idle;
+            if (s.todo.empty() && !s.open.in.empty()) s.Close();
+            if (s.todo.empty()) return;  // the input is done
             batch = std::move(s.todo.front());
             s.todo.pop_front();
           }
@@ -80,7 +88,7 @@ class OrderedParallelMap {
       {
         std::unique_lock lock(s.mu);
         s.result_ready.wait(
-            lock, [&] { return s.done.count(next) || (s.input_done && next >= s.total_batches); });
+            lock, [&] { return s.done.count(next) || (s.input_done && next >= s.closed); });
         if (!s.done.count(next)) break;
         out = std::move(s.done[next]);
         s.done.erase(next);
@@ -89,6 +97,8 @@ class OrderedParallelMap {
       std::lock_guard lock(s.mu);
       --s.in_flight;
       s.space.notify_one();
+      // A worker may wait for room to take the open batch.
+      if (s.idle > 0 && !s.open.in.empty()) s.work_ready.notify_one();
     }
     producer.join();
     for (std::thread& t : workers) t.join();
@@ -103,11 +113,22 @@ class OrderedParallelMap {
   struct State {
     std::mutex mu;
     std::condition_variable space, work_ready, result_ready;
+    Batch open;  // being filled by the producer
     std::deque<Batch> todo;
     std::map<size_t, std::vector<Out>> done;
-    size_t in_flight = 0;
-    size_t total_batches = 0;
+    size_t in_flight = 0;  // closed batches not yet consumed
+    size_t closed = 0;     // batches closed so far: the next one's seq
+    int idle = 0;          // workers waiting for work
     bool input_done = false;
+
+    // Under mu: the open batch goes to the workers, in input order.
+    void Close() {
+      open.seq = closed++;
+      ++in_flight;
+      todo.push_back(std::move(open));
+      open = Batch{};
+      work_ready.notify_one();
+    }
   };
 };
 
