@@ -15,7 +15,7 @@ bool LineQueue::Push(std::string line) {
     any_line_ = true;
     // One post per batch, not per line: only once the waiting io thread's
     // batch is there (or the queue is full).
-    if (waiting_ && (bytes_ > wake_bytes_ || lines_.size() >= max_lines_)) {
+    if (waiting_ && (bytes_ >= wake_bytes_ || lines_.size() >= max_lines_)) {
       waiting_ = false;
       wake = true;
     }
@@ -41,9 +41,10 @@ LineQueue::Taken LineQueue::Take(size_t at_least) {
   taken.done = done_;
   taken.any_line = any_line_;
   taken.status = status_;
-  if (!done_ && bytes_ < std::max<size_t>(at_least, 1) && lines_.size() < max_lines_) {
+  const size_t batch = std::max<size_t>(at_least, 1);
+  if (!done_ && bytes_ < batch && lines_.size() < max_lines_) {
     waiting_ = true;
-    wake_bytes_ = at_least == 0 ? 0 : at_least - 1;
+    wake_bytes_ = batch;
     return taken;
   }
   taken.text.reserve(bytes_);

@@ -37,9 +37,8 @@ class LineQueue {
   // io thread: what is queued, and whether the run ended (with its
   // status), once at least `at_least` bytes are queued, the queue is full
   // or the run ended. Empty text and not done: not yet; the io thread is
-  // woken when that changes. (A writer that lingers for a batch wakes, and
-  // writes, once per batch rather than once per line: at one line a
-  // moment that halved the io thread's CPU.)
+  // woken when that changes (a batch at a time: http/connection.cc,
+  // kBatchBytes, says why).
   struct Taken {
     std::string text;
     bool done = false;
@@ -57,7 +56,7 @@ class LineQueue {
   std::condition_variable space_;
   std::deque<std::string> lines_;
   size_t bytes_ = 0;       // in lines_
-  size_t wake_bytes_ = 0;  // a waiting io thread is woken once bytes_ exceed this
+  size_t wake_bytes_ = 1;  // a waiting io thread is woken once bytes_ reach this
   bool done_ = false, cancelled_ = false, any_line_ = false, waiting_ = true;
   absl::Status status_;
 };
