@@ -12,7 +12,7 @@ endif()
 
 # Top-level directories of the tree, and outside headers only some layers
 # may include (the generated API, gRPC, protobuf, Prometheus).
-set(tree_roots core common proto http client server worker tools bench tests fuzz)
+set(tree_roots core common capi include proto http client server worker tools bench tests fuzz)
 set(guarded_prefixes arbiter/v1/ grpcpp/ grpc/ google/protobuf/ prometheus/)
 
 file(STRINGS "${RULES}" rule_lines)

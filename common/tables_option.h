@@ -33,16 +33,6 @@ inline CLI::Option* AddTablesOption(CLI::App& command, std::optional<std::string
                   "~/.cache/arbiter/tables); '' keeps them in memory");
 }
 
-// The per-user cache directory for generated tables, or "" when neither
-// $XDG_CACHE_HOME nor $HOME says where it is.
-inline std::string DefaultTablesCacheDir() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return (std::filesystem::path(xdg) / "arbiter" / "tables").string();
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return (std::filesystem::path(home) / ".cache" / "arbiter" / "tables").string();
-  return "";
-}
-
 // The retrograde solver of a run: tables loaded from and saved to --tables
 // DIR (`option`), else ARBITER_TABLES, else the per-user cache. The directory may not
 // exist yet (the first table saved creates it). A path the user named that
@@ -58,7 +48,7 @@ inline absl::StatusOr<std::unique_ptr<RetrogradeSolver>> RetrogradeTablesFrom(
     dir = env;
     source = "ARBITER_TABLES";
   } else {
-    return std::make_unique<RetrogradeSolver>(DefaultTablesCacheDir());
+    return std::make_unique<RetrogradeSolver>(DefaultRetrogradeCacheDir());
   }
   std::error_code ec;
   if (!dir.empty() && std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))

@@ -83,6 +83,12 @@ std::string SignatureOf(const Position& pos);
 // before it (solving them in this order times each table on its own).
 const std::vector<std::string>& AllRetrogradeSignatures();
 
+// Where a program keeps its generated tables unless told otherwise: the
+// per-user cache, $XDG_CACHE_HOME/arbiter/tables, else
+// ~/.cache/arbiter/tables; "" when neither variable says where it is. The
+// command line and the C API share it, so that both find the same tables.
+std::string DefaultRetrogradeCacheDir();
+
 namespace retrograde_internal {
 class TableBuilder;
 class TableStore;

@@ -10,6 +10,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <utility>
@@ -410,6 +411,14 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> LoadTable(const std::stri
                                                                  const Material& canonical,
                                                                  const SubtableSource& subtables) {
   return retrograde_internal::TableStore::Load(dir, canonical, subtables);
+}
+
+std::string DefaultRetrogradeCacheDir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return (std::filesystem::path(xdg) / "arbiter" / "tables").string();
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return (std::filesystem::path(home) / ".cache" / "arbiter" / "tables").string();
+  return "";
 }
 
 }  // namespace arbiter
