@@ -48,7 +48,13 @@ echo "== arbiter analyze --jobs 1 --timing - (the same lines, a fresh process)"
   "$build/arbiter" analyze --jobs 1 --timing --tables "$tables" - < "$work/queries.txt" > "$work/analyze.jsonl"
 /usr/bin/python3 - "$work/analyze.jsonl" "$work/analyze.time" "$work/capi.txt" <<'PY'
 import json, re, sys
-micros = sorted(json.loads(l)["microseconds"] for l in open(sys.argv[1]))
+records = [json.loads(l) for l in open(sys.argv[1])]
+micros = sorted(r["microseconds"] for r in records)
+answers = {"yes": 0, "no": 0, "unknown": 0}
+for r in records:
+    asked = r["white"] or r["black"]
+    answers[asked["can_mate"]] += 1
+print(f"answers: yes {answers['yes']}, no {answers['no']}, unknown {answers['unknown']}")
 user, system = map(float, open(sys.argv[2]).read().split()[-2:])
 cpu = user + system
 n = len(micros)
