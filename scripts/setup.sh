@@ -16,6 +16,7 @@ PACKAGES=(
   clang clang-format libclang-rt-14-dev
   stockfish fathom pgn-extract python3-yaml curl python3-jsonschema
   python3-grpcio python3-protobuf  # clients/python and its test
+  python3-venv                     # pip install ./clients/python (a venv), python_install_test
   chromium                         # tests/browser
 )
 

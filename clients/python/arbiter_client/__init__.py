@@ -8,9 +8,32 @@
         for verdict in arbiter.verify("games.pgn"):
             print(verdict.game, verdict.ruling.result if verdict.ruling else verdict.error)
 
-The generated modules ``arbiter.v1.*_pb2`` (built by CMake into
-build/clients/python) must be importable: clients/python/README.md.
+Its results are the dictionaries of the in-process ``arbiter.Engine``
+(``can_mate``, ``assess``, and each ``Verdict.record()``), and its errors
+``arbiter.Error``s. The generated modules ``arbiter.v1.*_pb2`` come with
+either install (``cmake --install``, ``pip install ./clients/python``) and
+with the build tree (build/clients/python): clients/python/README.md.
 """
+
+try:
+    import google.protobuf  # noqa: F401
+    import grpc  # noqa: F401
+
+    import arbiter.v1.arbiter_pb2_grpc  # noqa: F401
+except ImportError as _e:  # say which part is missing, and how to get it
+    if (_e.name or "").startswith("arbiter"):
+        _how = (
+            "the generated arbiter.v1 stubs are missing: build them (cmake --build build, "
+            "then PYTHONPATH=build/clients/python), or install the package where protoc and "
+            "grpc_python_plugin are found (Debian: protobuf-compiler protobuf-compiler-grpc)"
+        )
+    else:
+        _what = "protobuf" if (_e.name or "").startswith("google") else "grpcio"
+        _how = (
+            f"{_what} is missing: Debian's python3-grpcio and python3-protobuf (in a venv, "
+            "--system-site-packages), or pip install './clients/python[grpc]'"
+        )
+    raise ImportError(f"arbiter_client cannot be imported: {_how}", name=_e.name) from _e
 
 from .client import Arbiter, ArbiterError, GameSource, Jobs, VerdictStream
 from .results import (

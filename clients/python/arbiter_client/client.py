@@ -2,33 +2,36 @@
 
 from __future__ import annotations
 
-import io
 import os
 import time
-from typing import Any, BinaryIO, Callable, Generator, Iterable, Iterator, Optional, Sequence, Union
+from typing import Any, Callable, Generator, Iterable, Iterator, Optional, Sequence, Union
 
 import grpc
 
+import arbiter
+from arbiter import _inputs
+from arbiter._inputs import GameSource
+from arbiter.records import MateRecord
 from arbiter.v1 import arbiter_pb2 as _api
 from arbiter.v1 import arbiter_pb2_grpc as _grpc
 from arbiter.v1 import verdict_pb2 as _pb
 
-from .results import Assessment, Job, JobState, Rules, Side, Verdict
+from .results import Assessment, Job, JobState, Rules, Side, Verdict, _ability_record
 
 __all__ = ["Arbiter", "ArbiterError", "Jobs", "VerdictStream", "GameSource"]
 
-#: What ``verify`` and ``jobs.submit`` read: a path (``str`` without a line
-#: break or ``[``, or ``os.PathLike``), PGN text (``str`` with a line break or
-#: starting with ``[``), the file's bytes (PGN or zstd-compressed PGN), or a
-#: binary file object.
-GameSource = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
+# GameSource, what ``verify`` and ``jobs.submit`` read, is arbiter's: a path
+# (``str`` without a line break or ``[``, or ``os.PathLike``), PGN text
+# (``str`` with a line break or starting with ``[``), the file's bytes (PGN
+# or zstd-compressed PGN), or a binary file object; the in-process
+# ``Engine.verify`` reads the same.
 
 # Bytes per UploadJob message: far below the coordinator's message limit,
 # large enough that per-message costs do not matter.
 _CHUNK = 1 << 20
 
 
-class ArbiterError(Exception):
+class ArbiterError(arbiter.Error):
     """A call the coordinator refused or could not complete.
 
     ``code`` is the gRPC status code (``grpc.StatusCode``), ``message`` the
@@ -38,10 +41,15 @@ class ArbiterError(Exception):
     tablebase probes on a cluster without tables; RESOURCE_EXHAUSTED: over a
     limit; UNAVAILABLE: no coordinator or no worker answers. A job that ends
     FAILED or CANCELLED while ``verify`` reads it raises ABORTED.
+
+    An ``arbiter.Error``, as the in-process Engine's errors: ``status`` is
+    the code's name in lower case ("invalid_argument", "not_found", ...,
+    the C API's words where they share a meaning).
     """
 
     def __init__(self, code: grpc.StatusCode, message: str) -> None:
-        super().__init__(f"{code.name}: {message}")
+        Exception.__init__(self, f"{code.name}: {message}")
+        self.status = code.name.lower()
         self.code = code
         self.message = message
 
@@ -55,9 +63,8 @@ class ArbiterError(Exception):
 def _side(side: Union[Side, str, bool, None]) -> Any:  # arbiter.v1.Color
     if side is None:
         return _pb.COLOR_UNSPECIFIED
-    if isinstance(side, bool):  # python-chess: chess.WHITE is True
-        return _pb.COLOR_WHITE if side else _pb.COLOR_BLACK
-    return Side(side.lower() if isinstance(side, str) else side)._to_proto()
+    # python-chess's colours (chess.WHITE is True) or the words, as the Engine.
+    return Side(_inputs.side(side))._to_proto()
 
 
 def _options(
@@ -75,26 +82,6 @@ def _options(
     if rules is not None:
         o.rules = Rules(rules)._to_proto()
     return o
-
-
-def _is_board(position: Any) -> bool:
-    """A python-chess Board (duck-typed: python-chess need not be installed)."""
-    return hasattr(position, "move_stack") and hasattr(position, "root") and callable(position.root)
-
-
-def _opened(source: GameSource) -> tuple[str, BinaryIO, bool]:
-    """(name, binary stream, whether to close it) for a GameSource."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return "<bytes>", io.BytesIO(bytes(source)), True
-    if isinstance(source, str) and ("\n" in source or source.lstrip().startswith("[")):
-        return "<text>", io.BytesIO(source.encode("utf-8")), True
-    if isinstance(source, (str, os.PathLike)):
-        path = os.fspath(source)
-        return os.path.basename(path) or path, open(path, "rb"), True
-    if hasattr(source, "read"):
-        name = getattr(source, "name", None)
-        return os.path.basename(name) if isinstance(name, str) else "<stream>", source, False
-    raise TypeError(f"cannot read games from {type(source).__name__}")
 
 
 class Arbiter:
@@ -227,9 +214,10 @@ class Arbiter:
 
         ``position`` is a FEN, or a python-chess ``Board``: its starting
         position and its move stack are sent, so that the repetition history
-        goes along (and a Chess960 board sets ``chess960``). ``moves`` (UCI)
-        are played from the position first. ``side`` ("white", "black", a
-        ``Side``): only that side's mate ability is searched (can the side
+        goes along (and a Chess960 board sets ``chess960``), or another
+        object with ``.fen()``. ``moves`` (UCI) are played from the position
+        first. ``side`` ("white", "black", a ``Side``, or python-chess's
+        True/False): only that side's mate ability is searched (can the side
         with time left still mate?). ``budget``: positions per side for the
         mate search (None: the coordinator's default). ``tablebase``: probe
         the coordinator's Syzygy tables (FAILED_PRECONDITION without them).
@@ -244,24 +232,11 @@ class Arbiter:
         Raises ArbiterError (INVALID_ARGUMENT for a bad FEN or an illegal
         move).
         """
-        if isinstance(moves, str):
-            raise TypeError("moves is a sequence of UCI strings, not one string")
-        moves = list(moves)
-        if _is_board(position):
-            board = position
-            fen = board.root().fen()
-            moves = [m.uci() for m in board.move_stack] + moves
-            chess960 = chess960 or bool(getattr(board, "chess960", False))
-        elif isinstance(position, str):
-            fen = position
-        else:
-            raise TypeError(
-                f"position must be a FEN or a python-chess Board, not {type(position).__name__}"
-            )
+        fen, history, board_chess960 = _inputs.position(position)
         request = _api.AnalyzeRequest(
             fen=fen,
-            moves=moves,
-            chess960=chess960,
+            moves=history + _inputs.moves(moves),
+            chess960=chess960 or board_chess960,
             side=_side(side),
             options=_options(budget, tablebase, rules, table_mb),
         )
@@ -274,6 +249,25 @@ class Arbiter:
         elif claimant is not None or claimed is not None:
             raise ValueError("claimant and claimed need a claim")
         return Assessment.from_proto(self._unary(self._stub.Analyze, request))
+
+    def can_mate(
+        self, position: Any, color: Union[Side, str, bool], budget: Optional[int] = None
+    ) -> MateRecord:
+        """Can ``color`` still checkmate from ``position``? The dictionary
+        ``arbiter.Engine.can_mate`` returns (``{"can_mate": "yes"|"no"|
+        "unknown", "proof": ..., "line": [...], "line_san": [...]}``), the
+        object ``arbiter analyze --json`` writes for that side; ``position``
+        and ``color`` as there."""
+        a = self.analyze(position, side=color, budget=budget)
+        return _ability_record(a.raw.white if a.only_side is Side.WHITE else a.raw.black)
+
+    def assess(
+        self, position: Any, moves: Optional[Iterable[str]] = None, budget: Optional[int] = None
+    ) -> dict[str, Any]:
+        """The record ``arbiter analyze --json`` writes for the position
+        after ``moves``: the dictionary ``arbiter.Engine.assess`` returns
+        (``analyze(...).record()``)."""
+        return self.analyze(position, moves or (), budget=budget).record()
 
     # -- games ----------------------------------------------------------
 
@@ -309,7 +303,7 @@ class Arbiter:
         return VerdictStream(self, source, options, keep_job, name)
 
     def _upload(self, source: GameSource, options: _pb.SearchOptions, name: Optional[str]) -> Job:
-        shown, stream, close = _opened(source)
+        shown, stream, close = _inputs.open_source(source)
 
         def requests() -> Iterator[_api.UploadJobRequest]:
             first: Optional[_api.UploadJobRequest] = _api.UploadJobRequest(

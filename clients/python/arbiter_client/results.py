@@ -10,8 +10,10 @@ they are used.
 
 ``Verdict.record()`` and ``Assessment.record()`` render the message as the
 one JSON record every surface writes (``arbiter verify --format jsonl``,
-``arbiter analyze --json``, the HTTP API): core/render/game_verdict_json.cc,
-report.cc, claim_text.cc, tablebase_json.cc and chess99_report.cc.
+``arbiter analyze --json``, the HTTP API, the in-process ``arbiter.Engine``):
+core/render/game_verdict_json.cc, report.cc, claim_text.cc,
+tablebase_json.cc and chess99_report.cc; a side's mate ability is
+``arbiter.records.mate_record``, shared with the Engine.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from arbiter.records import MateRecord, mate_record
 from arbiter.v1 import arbiter_pb2 as _api
 from arbiter.v1 import verdict_pb2 as _pb
 
@@ -584,14 +587,15 @@ class Job:
 # -- records: the messages as the one JSON schema (key order included) ------
 
 
-def _ability_record(m: _pb.MateAbility) -> dict[str, Any]:  # report.cc MateAbilityJson
-    yes = m.answer == _pb.CAN_MATE_YES
-    return {
-        "can_mate": (CanMate._from_proto(m.answer) or CanMate.UNKNOWN).value,
-        "proof": _no_none(_word(_pb.MateProof, m.proof)),
-        "line": list(m.line) if yes else None,
-        "line_san": list(m.line_san) if yes else None,
-    }
+def _ability_record(m: _pb.MateAbility) -> MateRecord:  # report.cc MateAbilityJson
+    # The in-process Engine's can_mate builds its dictionaries with the same
+    # function, from the C API's struct.
+    return mate_record(
+        (CanMate._from_proto(m.answer) or CanMate.UNKNOWN).value,  # type: ignore[arg-type]
+        _no_none(_word(_pb.MateProof, m.proof)),
+        m.line,
+        m.line_san,
+    )
 
 
 def _category(value: int) -> str:

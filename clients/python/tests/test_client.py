@@ -227,6 +227,33 @@ class AnalyzeTest(ClusterTest):
         self.assertTrue(a.claims.threefold_now)
         self.assertSameAsCli(a, loopback.cli_analyze(START, SHUFFLE))
 
+    def test_the_engines_dictionaries(self) -> None:
+        # The cluster and the library in process answer in the same
+        # dictionaries: can_mate and assess give what arbiter.Engine's give,
+        # and errors are arbiter.Errors alike.
+        import arbiter
+
+        cutechess = "8/8/8/4k3/4p3/4N3/4K3/8 w - - 0 1"
+
+        class Fen:  # an object with .fen() only, as the Engine takes
+            def fen(self) -> str:
+                return cutechess
+
+        with arbiter.Engine(tables_dir=loopback.tables_dir()) as engine:
+            for fen in (cutechess, KVK, KQVK, FOOLS_MATE, KBVKN):
+                for color in (True, False, "white", "black"):
+                    with self.subTest(fen=fen, color=color):
+                        self.assertEqual(
+                            self.arbiter.can_mate(fen, color), engine.can_mate(fen, color)
+                        )
+                with self.subTest(fen=fen):
+                    self.assertEqual(self.arbiter.assess(fen), engine.assess(fen))
+            self.assertEqual(self.arbiter.can_mate(Fen(), True), engine.can_mate(Fen(), True))
+            self.assertEqual(self.arbiter.assess(START, SHUFFLE), engine.assess(START, SHUFFLE))
+            with self.assertRaises(arbiter.Error) as caught:
+                self.arbiter.can_mate("not a fen", True)
+            self.assertEqual(caught.exception.status, "invalid_argument")
+
     def test_tablebase(self) -> None:
         if not cluster.syzygy:
             message = "no Syzygy tables in $ARBITER_SHARED/syzygy: the tablebase test did not run"
@@ -360,6 +387,20 @@ class VerifyTest(ClusterTest):
             [verdict_json(v) for v in self.arbiter.verify(THREE_GAMES.encode())],
             [verdict_json(v) for v in verdicts],
         )
+
+    def test_the_engines_records(self) -> None:
+        # Each Verdict's record() is what arbiter.Engine.verify yields for
+        # the game, whichever source.
+        import arbiter
+
+        sample = os.path.join(loopback.SOURCE_DIR, "examples", "lichess_sample.pgn")
+        with arbiter.Engine(tables_dir=loopback.tables_dir()) as engine:
+            for source in (sample, THREE_GAMES):
+                with self.subTest(source=source[:20]):
+                    self.assertEqual(
+                        [v.record() for v in self.arbiter.verify(source)],
+                        list(engine.verify(source)),
+                    )
 
     def test_stopping_early_deletes_the_job(self) -> None:
         # Large enough to be still running, most likely: it is cancelled first.
