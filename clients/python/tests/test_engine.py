@@ -147,20 +147,6 @@ class EngineTest(unittest.TestCase):
             loopback.cli_analyze(START, SHUFFLE),
         )
 
-    def test_python_chess_board(self) -> None:
-        try:
-            import chess  # type: ignore[import-not-found]
-        except ImportError:
-            self.skipTest("python-chess is not installed (the stand-in objects are tested)")
-        board = chess.Board()
-        for m in SHUFFLE:
-            board.push_uci(m)
-        self.assertEqual(self.engine.assess(board), loopback.cli_analyze(START, SHUFFLE))
-        self.assertEqual(
-            self.engine.can_mate(chess.Board(LONE_KING), chess.WHITE),
-            self.engine.can_mate(LONE_KING, "white"),
-        )
-
     def test_assess_is_the_commands_record(self) -> None:
         for fen, moves in (
             (CUTECHESS_710, []),
