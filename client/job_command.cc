@@ -80,6 +80,9 @@ common::ExitCode Upload(RemoteArbiter& remote, const std::string& path, const Jo
 }
 
 common::ExitCode RunJob(Verb verb, JobOptions& o) {
+  // Without the cluster build no job can run: say so before anything else.
+  if (absl::Status s = RemoteArbiter::Available(*o.connection); !s.ok())
+    return common::Fail(kProgram, s);
   const size_t operands = verb == Verb::kList || (verb == Verb::kSubmit && o.server_path) ? 0 : 1;
   if (o.operands.size() != operands)
     return common::Fail(kProgram, absl::InvalidArgumentError(kUsage));

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "client/commands.h"
-#include "client/remote.h"
+#include "client/connection.h"
 #include "common/command_line.h"
 #include "common/exit_code.h"
 

@@ -3,7 +3,6 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -12,9 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/arbiter.grpc.pb.h"
 #include "common/arbiter_client.h"
-#include "common/command_line.h"
 #include "common/security.h"
-#include "common/tablebase_options.h"
 #include "google/protobuf/util/time_util.h"
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
@@ -22,37 +19,6 @@
 #include "proto/convert.h"
 
 namespace arbiter::cli {
-
-namespace {
-
-// The option's value as given, else the environment variable's.
-std::string OptionOrEnv(const std::optional<std::string>& option, const char* variable) {
-  if (option) return *option;
-  const char* value = std::getenv(variable);
-  return value ? value : "";
-}
-
-}  // namespace
-
-void AddConnectionOptions(CLI::App& command, ConnectionOptions* options) {
-  common::AddValue(command, "--coordinator", &options->coordinator, "HOST:PORT",
-                   "Send the work to an arbiter-coordinator instead of running the engine\n"
-                   "in this process; the output is the same. Default $ARBITER_COORDINATOR");
-  common::AddValue(command, "--tls-ca", &options->tls_ca, "FILE",
-                   "(with --coordinator) TLS, trusting the CA in FILE; default $ARBITER_TLS_CA.\n"
-                   "Without it the connection is plain text");
-  common::AddValue(command, "--token-file", &options->token_file, "FILE",
-                   "(with --coordinator) send the bearer token in FILE with every call\n"
-                   "(needs TLS); default $ARBITER_TOKEN_FILE");
-}
-
-std::string CoordinatorFrom(const ConnectionOptions& options) {
-  return OptionOrEnv(options.coordinator, "ARBITER_COORDINATOR");
-}
-
-bool TablebaseRequested(const std::vector<std::string>& syzygy) {
-  return !syzygy.empty() || !common::SyzygyDirsFromEnv().empty();
-}
 
 struct RemoteArbiter::Impl {
   explicit Impl(std::shared_ptr<grpc::Channel> channel, std::string address)
@@ -62,11 +28,13 @@ struct RemoteArbiter::Impl {
 
 RemoteArbiter::RemoteArbiter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
+absl::Status RemoteArbiter::Available(const ConnectionOptions&) { return absl::OkStatus(); }
+
 absl::StatusOr<std::unique_ptr<RemoteArbiter>> RemoteArbiter::Connect(
     const ConnectionOptions& options) {
   common::ChannelSecurity security;
-  security.ca_file = OptionOrEnv(options.tls_ca, "ARBITER_TLS_CA");
-  security.token_file = OptionOrEnv(options.token_file, "ARBITER_TOKEN_FILE");
+  security.ca_file = TlsCaFrom(options);
+  security.token_file = TokenFileFrom(options);
   absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials =
       common::MakeChannelCredentials(security);
   if (!credentials.ok()) return credentials.status();
@@ -123,20 +91,6 @@ absl::Status RemoteArbiter::Verify(const std::function<bool(RawGame*)>& next,
                                 deliver(v);
                                 return true;
                               });
-}
-
-const char* JobStateName(JobState state) {
-  switch (state) {
-    case JobState::kRunning:
-      return "running";
-    case JobState::kDone:
-      return "done";
-    case JobState::kFailed:
-      return "failed";
-    case JobState::kCancelled:
-      return "cancelled";
-  }
-  return "unknown";
 }
 
 namespace {

@@ -1,7 +1,10 @@
 // The client side of `arbiter --coordinator HOST:PORT ...`: the same
 // requests the embedded engine answers, sent to a coordinator. Answers come
 // back as arbiter.v1 messages and are converted to core's types, so every
-// command renders them with the code of the embedded run.
+// command renders them with the code of the embedded run. Implemented by
+// remote.cc in the cluster build; without it (-DARBITER_CLUSTER=OFF) by
+// remote_unavailable.cc, which refuses, so that the commands are the same
+// source in both builds.
 #pragma once
 
 #include <cstdio>
@@ -12,41 +15,30 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "client/connection.h"
 #include "core/pgn/pgn_reader.h"
 #include "core/verdict/chess99_analysis.h"
 #include "core/verdict/game_verdict.h"
 #include "core/verdict/position_analysis.h"
 
-namespace CLI {
-class App;
-}  // namespace CLI
-
 namespace arbiter::cli {
 
-// --coordinator HOST:PORT, and TLS to it: --tls-ca (the CA that signed its
-// certificate) and --token-file (the file holding the bearer token). Each
-// as given; unset: the environment decides ($ARBITER_COORDINATOR,
-// $ARBITER_TLS_CA, $ARBITER_TOKEN_FILE). Given empty, they override a set
-// variable.
-struct ConnectionOptions {
-  std::optional<std::string> coordinator, tls_ca, token_file;
-};
-
-// Adds the three options to `command`. They may be given before the command
-// too (`arbiter --coordinator HOST:PORT verify ...`): each command that
-// takes them, and the program, add them with one ConnectionOptions, and the
-// last given counts.
-void AddConnectionOptions(CLI::App& command, ConnectionOptions* options);
-
-// --coordinator, else $ARBITER_COORDINATOR; empty: run embedded.
-std::string CoordinatorFrom(const ConnectionOptions& options);
-// Whether tablebase fields were asked for (--syzygy, as `syzygy`, or
-// $ARBITER_SYZYGY): with a coordinator the workers probe their own tables.
-bool TablebaseRequested(const std::vector<std::string>& syzygy);
-
 enum class JobState { kRunning, kDone, kFailed, kCancelled };
-// "running", "done", "failed", "cancelled".
-const char* JobStateName(JobState state);
+// "running", "done", "failed", "cancelled". Inline: `job` reads it in
+// either build, and only remote.cc is the cluster's.
+inline const char* JobStateName(JobState state) {
+  switch (state) {
+    case JobState::kRunning:
+      return "running";
+    case JobState::kDone:
+      return "done";
+    case JobState::kFailed:
+      return "failed";
+    case JobState::kCancelled:
+      return "cancelled";
+  }
+  return "unknown";
+}
 
 // A job's state as the coordinator reports it.
 struct JobStatus {
@@ -66,11 +58,14 @@ struct JobStatus {
 
 class RemoteArbiter {
  public:
+  // OK in the cluster build. Without it, UNIMPLEMENTED saying so: what a
+  // command that needs a coordinator checks first, before any other work.
+  static absl::Status Available(const ConnectionOptions& options);
   // The coordinator named by --coordinator (or $ARBITER_COORDINATOR), with
   // --tls-ca and --token-file (or their variables); INVALID_ARGUMENT /
   // NOT_FOUND for unusable options or files. Connecting is lazy: a
   // coordinator that cannot be reached fails the first call, with its
-  // address in the message.
+  // address in the message. Without the cluster build: Available's error.
   static absl::StatusOr<std::unique_ptr<RemoteArbiter>> Connect(const ConnectionOptions& options);
   ~RemoteArbiter();
 

@@ -186,6 +186,12 @@ absl::StatusOr<std::unique_ptr<ByteSource>> OpenPart(const std::string& path, co
 common::ExitCode RunVerify(const VerifyOptions& o) {
   // With a coordinator the workers hold the tables; embedded, this process.
   const std::string coordinator = CoordinatorFrom(*o.connection);
+  // Before the input and output files are opened: without the cluster
+  // build, a coordinator is refused whatever else the command line says.
+  if (!coordinator.empty()) {
+    if (absl::Status s = RemoteArbiter::Available(*o.connection); !s.ok())
+      return common::Fail(kProgram, s);
+  }
   std::unique_ptr<RetrogradeSolver> retrograde;
   if (coordinator.empty()) {
     absl::StatusOr<std::unique_ptr<RetrogradeSolver>> solver =
