@@ -17,6 +17,8 @@ PACKAGES=(
   stockfish fathom pgn-extract python3-yaml curl python3-jsonschema
   python3-grpcio python3-protobuf  # clients/python and its test
   chromium                         # tests/browser
+  help2man groff-base              # the man pages (packaging/) and their rendering check
+  dpkg-dev file                    # cpack -G DEB: dpkg-shlibdeps, file (tests/packages_test)
 )
 
 missing=()
