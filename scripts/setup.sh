@@ -18,6 +18,8 @@ PACKAGES=(
   python3-grpcio python3-protobuf  # clients/python and its test
   python3-venv                     # pip install ./clients/python (a venv), python_install_test
   chromium                         # tests/browser
+  help2man groff-base              # the man pages (packaging/) and their rendering check
+  dpkg-dev file                    # cpack -G DEB: dpkg-shlibdeps, file (tests/packages_test)
 )
 
 missing=()

@@ -21,10 +21,12 @@ fail() {
 for component in lib dev; do
   cmake --install "$build" --prefix "$prefix" --component "$component" > /dev/null
 done
-libdir=$prefix/lib
-for f in include/arbiter/arbiter.h include/arbiter/arbiter.hpp lib/libarbiter.a lib/libarbiter.so \
-  lib/pkgconfig/arbiter.pc lib/cmake/Arbiter/ArbiterConfig.cmake; do
-  [ -e "$prefix/$f" ] || fail "cmake --install did not install $f"
+# The library directory is lib/<multiarch> (as Debian puts it) or lib.
+libdir=$(dirname "$(find "$prefix" -name libarbiter.so -print -quit)")
+[ -d "$libdir" ] && [ "$libdir" != . ] || fail "cmake --install installed no libarbiter.so"
+for f in "$prefix/include/arbiter/arbiter.h" "$prefix/include/arbiter/arbiter.hpp" \
+  "$libdir/libarbiter.a" "$libdir/pkgconfig/arbiter.pc" "$libdir/cmake/Arbiter/ArbiterConfig.cmake"; do
+  [ -e "$f" ] || fail "cmake --install did not install $f"
 done
 soname=$(readelf -d "$libdir/libarbiter.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 api=$(sed -n 's/^#define ARBITER_API_VERSION \([0-9]*\)$/\1/p' "$prefix/include/arbiter/arbiter.h")
