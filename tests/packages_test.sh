@@ -40,12 +40,12 @@ echo "cpack: $((SECONDS - start)) s"
 arch=$(dpkg --print-architecture)
 lib=libarbiter$soversion
 declare -A deb
-for package in "$lib" libarbiter-dev arbiter arbiter-cluster; do
+for package in "$lib" libarbiter-dev arbiter arbiter-cluster python3-arbiter; do
   deb[$package]=$tmp/out/${package}_${version}_${arch}.deb
   [[ -f ${deb[$package]} ]] || die "cpack made no ${deb[$package]##*/}; it made: $(cd "$tmp/out" && echo *.deb)"
 done
 count=$(find "$tmp/out" -maxdepth 1 -name '*.deb' | wc -l)
-((count == 4)) || fail "cpack made $count packages, not 4: $(cd "$tmp/out" && echo *.deb)"
+((count == 5)) || fail "cpack made $count packages, not 5: $(cd "$tmp/out" && echo *.deb)"
 
 # --- Their control fields --------------------------------------------------------
 # field PACKAGE FIELD: the field's value.
@@ -83,6 +83,7 @@ depends_on "$lib" libc6 libstdc++6 libzstd1
 depends_on libarbiter-dev "$lib (= $version)"
 depends_on arbiter libc6 libstdc++6 libzstd1
 depends_on arbiter-cluster "arbiter (= $version)" libc6 libstdc++6
+depends_on python3-arbiter "$lib (= $version)" python3
 for package in arbiter arbiter-cluster; do
   [[ $(field "$package" Depends) == *libgrpc++* ]] || fail "$package: Depends ($(field "$package" Depends)) has no libgrpc++"
 done
@@ -135,11 +136,16 @@ holds arbiter-cluster ./usr/bin/arbiter-coordinator ./usr/bin/arbiter-worker \
   ./usr/share/doc/arbiter/systemd/arbiter-coordinator.default \
   ./usr/share/doc/arbiter/systemd/arbiter-worker.default
 holds_only arbiter-cluster "^\\./usr/(bin/arbiter-(coordinator|worker)\$|share/man/man1/arbiter-(coordinator|worker)\\.1\\.gz\$|lib/systemd/system/arbiter-(coordinator|worker)\\.service\$|share/doc/arbiter/systemd/)"
+holds python3-arbiter ./usr/lib/python3/dist-packages/arbiter/engine.py \
+  ./usr/lib/python3/dist-packages/arbiter/_installed.py \
+  ./usr/lib/python3/dist-packages/arbiter/v1/arbiter_pb2_grpc.py \
+  ./usr/lib/python3/dist-packages/arbiter_client/client.py
+holds_only python3-arbiter "^\\./usr/lib/python3/dist-packages/arbiter(_client)?/"
 # No file in two packages.
 dups=$(printf '%s\n' "${listing[@]}" | sort | uniq -d)
 [[ -z $dups ]] || fail "in more than one package: ${dups//$'\n'/, }"
 # Together they hold all that `cmake --install` installs: no install rule
-# outside the four components.
+# outside the five components.
 DESTDIR=$tmp/installed "$cmake" --install "$build" --prefix /usr >"$tmp/install.log" 2>&1 ||
   { cat "$tmp/install.log"; fail "cmake --install failed"; }
 installed=$(cd "$tmp/installed" && find . ! -type d | sort)
@@ -239,6 +245,19 @@ if command -v pkg-config >/dev/null; then
     fail "pkg-config: arbiter.pc says $include $libs, not in $root"
 fi
 
+# The Python module from the root: it names the library where the package
+# puts it (/usr/lib/<multiarch>), here under the root, so ARBITER_LIBRARY
+# points there.
+installed=$(grep -o "/usr/lib/[^\"']*libarbiter[^\"']*" "$root/usr/lib/python3/dist-packages/arbiter/_installed.py" | head -1)
+[[ $installed == "/usr/lib/$multiarch/libarbiter.so.$soversion" ]] ||
+  fail "python3-arbiter names the library '$installed', not /usr/lib/$multiarch/libarbiter.so.$soversion"
+out=$(ARBITER_LIBRARY="$root${libdir#.}/libarbiter.so.$soversion" \
+  PYTHONPATH="$root/usr/lib/python3/dist-packages" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -c '
+import arbiter, arbiter_client
+print(arbiter.Engine(tables_dir="").can_mate("8/8/3rk3/8/8/2K5/8/8 w - - 0 1", True)["proof"])' 2>&1) ||
+  fail "python3-arbiter from the root: $out"
+[[ $out == material ]] || fail "python3-arbiter: can_mate printed '$out'"
+
 # The man pages: gzip'd roff that renders without warnings.
 for page in arbiter arbiter-coordinator arbiter-worker; do
   file=$(find "$root/usr/share/man/man1" -name "$page.1.gz")
@@ -270,7 +289,7 @@ if ((failed)); then
   echo "packages_test: FAILED"
   exit 1
 fi
-for package in "$lib" libarbiter-dev arbiter arbiter-cluster; do
+for package in "$lib" libarbiter-dev arbiter arbiter-cluster python3-arbiter; do
   printf '%-24s %8d bytes\n' "${deb[$package]##*/}" "$(stat -c %s "${deb[$package]}")"
 done
 echo "packages_test: passed"
