@@ -19,6 +19,7 @@ from typing import Any, Optional, Sequence
 import grpc
 
 import loopback
+from standins import Board
 
 # The records' JSON Schema validator (tests/schema/validate.py, Debian's
 # python3-jsonschema): record() must be valid by docs/schema/ as the
@@ -187,45 +188,11 @@ class AnalyzeTest(ClusterTest):
         self.assertEqual(caught.exception.code, grpc.StatusCode.INVALID_ARGUMENT)
 
     def test_board_like_object(self) -> None:
-        # What the client reads of a python-chess Board: root().fen() and
-        # move_stack (each move's uci()); this stand-in runs without it.
-        class Move:
-            def __init__(self, uci: str) -> None:
-                self._uci = uci
-
-            def uci(self) -> str:
-                return self._uci
-
-        class Board:
-            chess960 = False
-            move_stack = [Move(m) for m in SHUFFLE]
-
-            def root(self) -> "Board":
-                return self
-
-            def fen(self) -> str:
-                return START
-
+        # What the client reads of a python-chess Board (tests/standins.py).
         self.assertEqual(
-            self.arbiter.analyze(Board()).raw, self.arbiter.analyze(START, moves=SHUFFLE).raw
+            self.arbiter.analyze(Board(START, SHUFFLE, START)).raw,
+            self.arbiter.analyze(START, moves=SHUFFLE).raw,
         )
-
-    def test_python_chess_board(self) -> None:
-        try:
-            import chess  # type: ignore[import-not-found]
-        except ImportError:
-            message = (
-                "python-chess is not installed (Debian 12 has no package of it): "
-                "the Board test did not run"
-            )
-            print(f"\nSKIPPED: {message}", file=sys.stderr)
-            self.skipTest(message)
-        board = chess.Board()
-        for m in SHUFFLE:
-            board.push_uci(m)
-        a = self.arbiter.analyze(board)
-        self.assertTrue(a.claims.threefold_now)
-        self.assertSameAsCli(a, loopback.cli_analyze(START, SHUFFLE))
 
     def test_the_engines_dictionaries(self) -> None:
         # The cluster and the library in process answer in the same

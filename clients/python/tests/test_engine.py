@@ -19,6 +19,7 @@ import unittest
 from typing import Any
 
 import loopback
+from standins import Board, Fen
 
 import arbiter
 
@@ -41,41 +42,6 @@ def cli_records(path: str) -> list[dict[str, Any]]:
     )
     records = [json.loads(line) for line in out.splitlines() if line.strip()]
     return [r for r in records if r.get("type") in ("verdict", "error")]
-
-
-class Fen:
-    """An object with only a .fen() method."""
-
-    def __init__(self, fen: str) -> None:
-        self._fen = fen
-
-    def fen(self) -> str:
-        return self._fen
-
-
-class Move:
-    def __init__(self, uci: str) -> None:
-        self._uci = uci
-
-    def uci(self) -> str:
-        return self._uci
-
-
-class Board:
-    """What the module reads of a python-chess Board: fen(), root() and
-    move_stack (python-chess need not be installed)."""
-
-    chess960 = False
-
-    def __init__(self, root: str, moves: list[str], now: str) -> None:
-        self._root, self._now = root, now
-        self.move_stack = [Move(m) for m in moves]
-
-    def root(self) -> "Fen":
-        return Fen(self._root)
-
-    def fen(self) -> str:
-        return self._now
 
 
 class EngineTest(unittest.TestCase):
