@@ -119,7 +119,9 @@ int main(int argc, char** argv) {
   std::printf("first call (maps the tables it needs): %.3f ms\n", micros.front() / 1e3);
   std::vector<double> rest(micros.begin() + 1, micros.end());
   std::sort(rest.begin(), rest.end());
-  auto at = [&](double q) { return rest.empty() ? 0.0 : rest[size_t(q * double(rest.size() - 1))]; };
+  auto at = [&](double q) {
+    return rest.empty() ? 0.0 : rest[size_t(q * double(rest.size() - 1))];
+  };
   std::printf(
       "calls: %zu (yes %ld, no %ld, unknown %ld); after the first: p50 %.1f us, p99 %.1f us, "
       "max %.1f us\n",

@@ -19,8 +19,7 @@ int main(int argc, char** argv) {
     if (mate.answer == ARBITER_YES) {
       std::cout << win << ": " << opponent << " can still mate, e.g. " << mate.line_san << "\n";
     } else if (mate.answer == ARBITER_NO) {
-      std::cout << "1/2-1/2: " << opponent << " cannot mate (proof: " << mate.proof_name()
-                << ")\n";
+      std::cout << "1/2-1/2: " << opponent << " cannot mate (proof: " << mate.proof_name() << ")\n";
     } else {
       std::cout << win << ": " << opponent
                 << "'s mate was neither shown nor ruled out; the flag fall stands\n";
