@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
-seconds="${FUZZ_SECONDS:-20}"
+seconds="${FUZZ_SECONDS:-12}"
 all_targets=(fen move pgn pgn_zstd request chess99 ending http)
 
 build_fuzzers() {
