@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# "Can this side mate?" — build/arbiter against CHA (Chess Unwinnability
-# Analyzer 2.6.1, github.com/miguel-ambrona/D3-Chess), side by side, on the
-# same positions: for every position, once for White and once for Black.
+# "Can this side mate?" — build/arbiter against its peers, side by side, in
+# one run, on the same positions: for every position, once for White and
+# once for Black. The peers: CHA (Chess Unwinnability Analyzer 2.6.1,
+# github.com/miguel-ambrona/D3-Chess) and chasolver 3.0.0 (its successor,
+# MIT, Rust; ../shared/peers/chasolver builds it offline). Each runs on one
+# thread; the report gives each program's wrong and undetermined answers,
+# p50/p99/max per side, its CPU seconds, and each peer's CPU over Arbiter's.
 #
 # CHA is GPL-3.0 (and so is the Stockfish it is built on). It is run here only
 # as a separate program over a pipe: never linked into arbiter, never copied
@@ -30,7 +34,10 @@
 #                      FEN once and both sides are read from its one JSON record.
 #   --arbiter-args "..."  extra words for `arbiter analyze` (e.g. a node budget).
 #   --cha-limit N      CHA's -limit (its node limit; CHA's default is 500000).
-#   --skip-arbiter / --skip-cha   run one program only.
+#   --chasolver PATH   chasolver's line driver (default $CHASOLVER, else
+#                      /tmp/chasolver/chasolver/target/release/examples/chadriver).
+#   --build-chasolver DIR  first build it into DIR with ../shared/peers/chasolver/build.sh.
+#   --skip-arbiter / --skip-cha / --skip-chasolver   leave a program out.
 #   --keep DIR         keep both programs' stdin/stdout in DIR.
 #   --show N           list up to N wrong answers / disagreements (default 10).
 #
@@ -55,6 +62,8 @@ arbiter=${ARBITER:-$root/build/arbiter}
 input=$root/../shared/peers/d3chess_test_vector.txt
 build_dir="" build_only=0 labelled=1 arbiter_input=side arbiter_args="" cha_limit=""
 skip_arbiter=0 skip_cha=0 keep="" show=10
+chasolver=${CHASOLVER:-/tmp/chasolver/chasolver/target/release/examples/chadriver}
+chasolver_build="" skip_chasolver=0
 
 die() {
   echo "can_mate_vs_cha: $*" >&2
@@ -75,6 +84,9 @@ while (($#)); do
     --unlabelled | --unlabeled) labelled=0; shift ;;
     --skip-arbiter) skip_arbiter=1; shift ;;
     --skip-cha) skip_cha=1; shift ;;
+    --chasolver) chasolver=$2; shift 2 ;;
+    --build-chasolver) chasolver_build=$2; shift 2 ;;
+    --skip-chasolver) skip_chasolver=1; shift ;;
     --keep) keep=$2; shift 2 ;;
     --show) show=$2; shift 2 ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -151,6 +163,13 @@ if ((!skip_cha)); then
   [[ -n $cha ]] || cha=/tmp/cha-build/bin/cha
   [[ -x $cha ]] || die "CHA not found at $cha (--cha PATH, or --build-cha DIR)"
 fi
+if [[ -n $chasolver_build ]]; then
+  chasolver=$("$root/../shared/peers/chasolver/build.sh" "$chasolver_build") ||
+    die "building chasolver into $chasolver_build failed"
+fi
+if ((!skip_chasolver)); then
+  [[ -x $chasolver ]] || die "chasolver not found at $chasolver (--chasolver PATH, or --build-chasolver DIR)"
+fi
 if ((!skip_arbiter)); then
   [[ -x $arbiter ]] || die "$arbiter not found; build first (ninja -C build), or --arbiter PATH"
 fi
@@ -158,9 +177,10 @@ fi
 [[ -z $keep ]] || mkdir -p "$keep"
 
 exec /usr/bin/python3 - "$input" "$labelled" "${cha:-}" "$skip_cha" "$arbiter" "$skip_arbiter" \
-  "$arbiter_input" "$arbiter_args" "$cha_limit" "$keep" "$show" <<'PY'
+  "$arbiter_input" "$arbiter_args" "$cha_limit" "$keep" "$show" "$chasolver" "$skip_chasolver" <<'PY'
 import json
 import os
+import resource
 import re
 import shlex
 import subprocess
@@ -169,7 +189,7 @@ import tempfile
 import time
 
 (input_path, labelled, cha, skip_cha, arbiter, skip_arbiter, arbiter_input,
- arbiter_args, cha_limit, keep, show) = sys.argv[1:]
+ arbiter_args, cha_limit, keep, show, chasolver, skip_chasolver) = sys.argv[1:]
 labelled = labelled == "1"
 show = int(show)
 SIDES = ("white", "black")
@@ -205,8 +225,14 @@ if not positions:
 queries = [(i, side) for i in range(len(positions)) for side in SIDES]
 
 
+def children_cpu():
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return u.ru_utime + u.ru_stime
+
+
 def run(name, argv, stdin_text, env=None):
-    """One process over all lines: its stdout and wall seconds. Input and
+    """One process over all lines: its stdout, wall seconds and CPU seconds
+    (p.cpu). Input and
     output are files, not pipes to this script, so that reading the output
     (Arbiter's JSON records are ~30 times CHA's lines) does not compete with
     the program for the machine's cores while it is timed."""
@@ -214,9 +240,10 @@ def run(name, argv, stdin_text, env=None):
             tempfile.TemporaryFile("w+") as ferr:
         fin.write(stdin_text)
         fin.seek(0)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), children_cpu()
         p = subprocess.run(argv, stdin=fin, stdout=fout, stderr=ferr, env=env)
         wall = time.perf_counter() - start
+        p.cpu = children_cpu() - cpu
         fout.seek(0)
         ferr.seek(0)
         p.stdout, p.stderr = fout.read(), ferr.read()
@@ -243,7 +270,7 @@ if skip_cha != "1":
     out = [l for l in p.stdout.splitlines()
            if re.match(r"(winnable|unwinnable|undetermined)\b", l)]
     banner = next((l for l in p.stdout.splitlines() if l.startswith("Chess Unwinnability")), "CHA")
-    r = {"name": "CHA", "label": f"{banner}: {cha}", "wall": wall,
+    r = {"name": "CHA", "label": f"{banner}: {cha}", "wall": wall, "cpu": p.cpu,
          "answers": {}, "times_us": {}, "errors": 0,
          "note": "per-side time: CHA's own clock around each analysis"}
     if p.returncode != 0 or len(out) != len(queries):
@@ -263,6 +290,39 @@ if skip_cha != "1":
         if m:
             r["times_us"][q] = int(m.group(1))
     results["cha"] = r
+
+# --- chasolver -------------------------------------------------------------
+if skip_chasolver != "1":
+    p, wall = run("chasolver", [chasolver, "--time"], side_lines)
+    out = [l for l in p.stdout.splitlines() if l.strip()]
+    r = {"name": "chasolver", "label": f"chasolver 3.0.0: {chasolver}", "wall": wall,
+         "cpu": p.cpu, "answers": {}, "times_us": {}, "errors": 0,
+         "note": "per-side time: its driver's clock around each query (--time)"}
+    if p.returncode != 0 or len(out) != len(queries):
+        print(f"chasolver: exit {p.returncode}, {len(out)} result lines for {len(queries)} "
+              f"queries; stderr: {p.stderr.strip()[:500]}", file=sys.stderr)
+        protocol_errors += 1
+    for q, l in zip(queries, out):
+        word = l.split()[0]
+        if word == "error":
+            r["errors"] += 1
+        r["answers"][q] = {"winnable": "yes", "unwinnable": "no"}.get(word, "unknown")
+    first_error = next((l for l in out if l.startswith("error")), None)
+    if first_error:
+        print(f"chasolver: {r['errors']} queries answered with an error, the first: "
+              f"{first_error[:300]}", file=sys.stderr)
+    # "<microseconds> <input line>" for each query it analysed (not for an
+    # error), in input order.
+    timed = {}
+    for l in p.stderr.splitlines():
+        m = re.match(r"([0-9.]+) (.+)$", l)
+        if m:
+            timed.setdefault(m.group(2).strip(), []).append(float(m.group(1)))
+    for q in queries:
+        left = timed.get(f"{positions[q[0]][1]} {q[1]}")
+        if left:
+            r["times_us"][q] = left.pop(0)
+    results["chasolver"] = r
 
 # --- Arbiter -------------------------------------------------------------
 TIME_KEYS = [("micros", 1), ("time_us", 1), ("us", 1), ("microseconds", 1),
@@ -301,7 +361,7 @@ if skip_arbiter != "1":
     p, wall = run("arbiter", argv, text)
     out = [l for l in p.stdout.splitlines() if l.strip()]
     r = {"name": "Arbiter", "label": f"{arbiter} analyze ({arbiter_input} lines)",
-         "wall": wall, "answers": {}, "times_us": {}, "errors": 0, "note": ""}
+         "wall": wall, "cpu": p.cpu, "answers": {}, "times_us": {}, "errors": 0, "note": ""}
     if len(out) != len(asked):
         print(f"arbiter: exit {p.returncode}, {len(out)} records for {len(asked)} lines; "
               f"stderr: {p.stderr.strip()[:500]}", file=sys.stderr)
@@ -358,7 +418,7 @@ def ms(us):
 print(f"input: {os.path.normpath(input_path)}: {len(positions)} positions x 2 sides = "
       f"{len(queries)} questions ({'labelled' if labelled else 'unlabelled'})")
 wrong_total = 0
-for key in ("cha", "arbiter"):
+for key in ("cha", "chasolver", "arbiter"):
     if key not in results:
         continue
     r = results[key]
@@ -368,7 +428,7 @@ for key in ("cha", "arbiter"):
     no = sum(1 for q in queries if a.get(q) == "no")
     print(f"\n{r['name']}: {r['label']}")
     print(f"  answers: {len(a)} of {len(queries)}: yes {yes}, no {no}, "
-          f"{'undetermined' if key == 'cha' else 'unknown'} {unknown}"
+          f"{'unknown' if key == 'arbiter' else 'undetermined'} {unknown}"
           + (f" (of which {r['errors']} lines errors)" if r["errors"] else ""))
     if labelled:
         wrong = [q for q in queries if a.get(q) in ("yes", "no")
@@ -384,22 +444,26 @@ for key in ("cha", "arbiter"):
               f"max {ms(max(t))}, sum {sum(t) / 1e6:.3f} s ({r['note']})")
     else:
         print(f"  time per answer: n/a ({r['note']})")
-    print(f"  wall (one process, all lines): {r['wall']:.3f} s")
+    print(f"  wall (one process, all lines): {r['wall']:.3f} s; CPU {r['cpu']:.3f} s")
 
-if "cha" in results and "arbiter" in results:
-    c, b = results["cha"]["answers"], results["arbiter"]["answers"]
+for key in ("cha", "chasolver"):
+    if key not in results or "arbiter" not in results:
+        continue
+    name = results[key]["name"]
+    c, b = results[key]["answers"], results["arbiter"]["answers"]
     disagree = [q for q in queries if c.get(q) in ("yes", "no") and b.get(q) in ("yes", "no")
                 and c[q] != b[q]]
-    only_cha = sum(1 for q in queries if c.get(q) in ("yes", "no") and b.get(q) not in ("yes", "no"))
+    only_peer = [q for q in queries if c.get(q) in ("yes", "no") and b.get(q) not in ("yes", "no")]
     only_arb = sum(1 for q in queries if b.get(q) in ("yes", "no") and c.get(q) not in ("yes", "no"))
-    print(f"\nboth definite but different: {len(disagree)}; "
-          f"decided by CHA only: {only_cha}; by arbiter only: {only_arb}")
+    print(f"\n{name} against Arbiter: both definite but different: {len(disagree)}; "
+          f"decided by {name} only: {len(only_peer)}; by Arbiter only: {only_arb}")
     for i, side in disagree[:show]:
-        print(f"    line {positions[i][0]}: {positions[i][1]} {side}: CHA {c[(i, side)]}, "
+        print(f"    line {positions[i][0]}: {positions[i][1]} {side}: {name} {c[(i, side)]}, "
               f"arbiter {b[(i, side)]}")
-    cw, aw = results["cha"]["wall"], results["arbiter"]["wall"]
-    print(f"speed ratio (CHA wall / arbiter wall): {cw / aw:.2f}"
-          f"  ({'arbiter faster' if cw > aw else 'CHA faster'})")
+    for i, side in only_peer[:show]:
+        print(f"    {name} only: line {positions[i][0]}: {positions[i][1]} {side}: {c[(i, side)]}")
+    pc, ac = results[key]["cpu"], results["arbiter"]["cpu"]
+    print(f"  CPU ratio ({name} / Arbiter): {pc / ac:.2f} ({'Arbiter' if pc > ac else name} faster)")
     if not labelled and disagree:
         wrong_total += len(disagree)
 
