@@ -258,7 +258,8 @@ ARBITER_EXPORT arbiter_status arbiter_verify_pgn(arbiter_engine* engine, const c
                                                  size_t size, arbiter_verdict_callback callback,
                                                  void* user_data, arbiter_verify_summary* summary,
                                                  arbiter_error* error);
-/* The same for a file (.pgn or .pgn.zst), read as it is ruled. */
+/* The same for a file (.pgn or .pgn.zst), read as it is ruled; "-" is
+ * standard input. */
 ARBITER_EXPORT arbiter_status arbiter_verify_file(arbiter_engine* engine, const char* path,
                                                   arbiter_verdict_callback callback,
                                                   void* user_data, arbiter_verify_summary* summary,
