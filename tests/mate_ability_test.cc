@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "core/mate/reachability.h"
 #include "core/pgn/game_replay.h"
 #include "core/pgn/pgn_reader.h"
+#include "core/verdict/position_analysis.h"
 #include "tests/test_support.h"
 
 namespace arbiter {
@@ -316,6 +319,70 @@ TEST(GuidedMateSearch, StopsAtItsMoveBudget) {
   EXPECT_LT(by_moves.moves_generated(), 50000u + kMaxMoves);
   EXPECT_LT(by_moves.nodes(), by_nodes.nodes() / 2);
   EXPECT_EQ(pos.Fen(), "3b1b1k/2b1bpb1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1B1B1 w - - 0 1");
+}
+
+}  // namespace
+}  // namespace arbiter
+
+namespace arbiter {
+namespace {
+
+// Moves from UCI text, each read in the position it is played from.
+std::vector<Move> UciMoves(const Position& start, const std::vector<std::string>& uci) {
+  std::vector<Move> out;
+  Position pos = start;
+  for (const std::string& text : uci) {
+    absl::StatusOr<Move> m = ParseUci(pos, text);
+    EXPECT_TRUE(m.ok()) << text;
+    if (!m.ok()) break;
+    out.push_back(*m);
+    pos.DoMove(*m);
+  }
+  return out;
+}
+
+// How often the most frequent position of `line` from `start` occurs
+// (placement, side, castling, en passant: the first four FEN fields).
+int MostRepeated(const Position& start, const std::vector<Move>& line) {
+  std::map<std::string, int> seen;
+  Position pos = start;
+  auto count = [&] {
+    const std::string fen = pos.Fen();
+    return ++seen[fen.substr(0, fen.rfind(' ', fen.rfind(' ') - 1))];
+  };
+  int most = count();
+  for (Move m : line) {
+    pos.DoMove(m);
+    most = std::max(most, count());
+  }
+  return most;
+}
+
+TEST(MateLines, ACycleIsCutOut) {
+  const Position start = Position::Start();
+  // Fool's mate, with the knights' shuffle first: the start position twice.
+  const std::vector<Move> line =
+      UciMoves(start, {"g1f3", "g8f6", "f3g1", "f6g8", "f2f3", "e7e5", "g2g4", "d8h4"});
+  EXPECT_EQ(WithoutRepetitions(start, line), UciMoves(start, {"f2f3", "e7e5", "g2g4", "d8h4"}));
+  EXPECT_EQ(WithoutRepetitions(start, {}), std::vector<Move>{});
+}
+
+// A "yes" line that passed a fivefold repetition before the mate (issue 43's
+// sweep: the position after 1...Kb6 2.Kb8 recurred a fifth time at ply 61,
+// the mate at ply 119): shown, it repeats no position.
+TEST(MateLines, ShownLinesRepeatNoPosition) {
+  for (const auto& [fen, side] :
+       std::vector<std::pair<std::string, Color>>{{"2K5/8/2b5/2k5/1n6/8/7B/8 b - - 0 1", kBlack},
+                                                  {"8/8/8/4k3/4p3/4N3/4K3/8 w - - 0 1", kWhite}}) {
+    absl::StatusOr<PositionAnalysis> a =
+        AnalyzePosition(fen, false, {}, WithTables(), nullptr, side);
+    ASSERT_TRUE(a.ok()) << a.status();
+    const MateAbility& m = side == kWhite ? a->assessment.white : a->assessment.black;
+    ASSERT_EQ(m.answer, CanMate::kYes) << fen;
+    EXPECT_TRUE(LineIsPlayable(a->position, side, m.line)) << fen;
+    EXPECT_EQ(MostRepeated(a->position, m.line), 1) << fen;
+    EXPECT_EQ(m.line_san.size(), m.line.size()) << fen;
+  }
 }
 
 }  // namespace

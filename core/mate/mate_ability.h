@@ -87,4 +87,17 @@ bool LineIsPlayable(const Position& start, Color side, const std::vector<Move>& 
 // played from, starting at `start` (the position the line starts at).
 void AddLineSan(const Position& start, MateAbility* m);
 
+// `line` from `start` with every cycle cut out: where a position (placement,
+// side to move, castling rights, en passant) comes back, the moves between
+// its two occurrences are dropped, so that no position of the result
+// repeats. The result mates where `line` does, is legal move by move (each
+// cut joins two identical positions) and is shorter, so its halfmove clock
+// stays lower: a referee replaying it meets no fivefold repetition (9.6.1)
+// and no earlier 75-move draw (9.6.2).
+std::vector<Move> WithoutRepetitions(const Position& start, const std::vector<Move>& line);
+
+// Where a "yes" becomes evidence shown to people: cuts the line's cycles
+// (WithoutRepetitions) and spells it (AddLineSan).
+void FinishLine(const Position& start, MateAbility* m);
+
 }  // namespace arbiter

@@ -53,7 +53,7 @@ ClaimRuling JudgeDrawClaim(const Position& pos, ClaimRuling r, const MateSearchO
     mate = *known.can_mate[opponent];
   } else {
     mate = AnalyzeMateAbility(pos, opponent, options);
-    AddLineSan(pos, &mate);
+    FinishLine(pos, &mate);
   }
   r.opponent_can_mate = mate;
   // US Chess has no 75-move rule: a "no" that rests on it proves nothing

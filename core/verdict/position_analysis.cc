@@ -30,8 +30,8 @@ absl::StatusOr<PositionAnalysis> AnalyzePosition(const std::string& fen, bool ch
                        std::nullopt, options.rules};
   // The lines are final here: the analysis prints them (Assess leaves them
   // unspelled, for the draws ruled on claims, which print none).
-  AddLineSan(out.position, &out.assessment.white);
-  AddLineSan(out.position, &out.assessment.black);
+  FinishLine(out.position, &out.assessment.white);
+  FinishLine(out.position, &out.assessment.black);
   if (tables) out.tablebase = ProbeTables(game.position(), tables, options.retrograde);
   if (claim) {
     const Claim asked{.kind = claim->kind,

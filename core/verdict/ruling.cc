@@ -64,7 +64,7 @@ void RuleLossUnlessCannotMate(const Position& pos, Color winner, Rule rule, Rule
   r->winner_side = winner;
   r->winner_can_mate = AnalyzeMateAbility(pos, winner, options);
   // The line is final here: the ruling's evidence, printed as it is.
-  AddLineSan(pos, &r->winner_can_mate);
+  FinishLine(pos, &r->winner_can_mate);
   r->article = article;
   if (r->winner_can_mate.answer == CanMate::kNo) {
     r->ruling = GameResult::kDraw;
