@@ -302,64 +302,36 @@ void AddLineSan(const Position& start, MateAbility* m) {
   }
 }
 
-namespace {
-
-// The position as 9.2.3 compares positions: the first four FEN fields
-// (placement, side to move, castling rights, en passant square).
-std::string RepetitionIdentity(const Position& pos) {
-  const std::string fen = pos.Fen();
-  size_t end = std::string::npos, from = 0;
-  for (int field = 0; field < 4; ++field) {
-    end = fen.find(' ', from);
-    if (end == std::string::npos) break;
-    from = end + 1;
-  }
-  return fen.substr(0, end);
-}
-
-}  // namespace
-
 std::vector<Move> WithoutRepetitions(const Position& start, const std::vector<Move>& line) {
-  // kept[i] is the position after i kept moves; a position that comes back
-  // (its key, confirmed by its identity) truncates the kept moves to its
-  // first occurrence.
+  // keys[i] is the key of the position after i kept moves; a key that comes
+  // back truncates the kept moves to its first occurrence. Keys alone
+  // decide: a collision could only join two different positions, and
+  // FinishLine replays the result under the Laws before it is shown.
   std::vector<Move> kept;
   kept.reserve(line.size());
   std::vector<uint64_t> keys = {start.key()};
-  std::vector<std::string> identities = {RepetitionIdentity(start)};
+  keys.reserve(line.size() + 1);
   Position pos = start;
   for (Move m : line) {
     pos.DoMove(m);
     kept.push_back(m);
-    const uint64_t key = pos.key();
-    std::string identity;
-    size_t back = keys.size();
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (keys[i] != key) continue;
-      if (identity.empty()) identity = RepetitionIdentity(pos);
-      if (identities[i] == identity) {
-        back = i;
-        break;
-      }
-    }
-    if (back < keys.size()) {
-      kept.resize(back);
-      keys.resize(back + 1);
-      identities.resize(back + 1);
+    const auto seen = std::find(keys.begin(), keys.end(), pos.key());
+    if (seen == keys.end()) {
+      keys.push_back(pos.key());
       continue;
     }
-    keys.push_back(key);
-    identities.push_back(identity.empty() ? RepetitionIdentity(pos) : std::move(identity));
+    keys.erase(seen + 1, keys.end());
+    kept.resize(keys.size() - 1);
   }
   return kept;
 }
 
 void FinishLine(const Position& start, MateAbility* m) {
   if (m->answer == CanMate::kYes && !m->line.empty()) {
-    // The mating side is the one not to move once the line has been played.
-    Position end = start;
-    for (Move move : m->line) end.DoMove(move);
-    const Color mater = end.side_to_move() == kWhite ? kBlack : kWhite;
+    // The mating side makes the line's last move: the side to move at the
+    // start for a line of odd length.
+    const Color to_move = start.side_to_move();
+    const Color mater = m->line.size() % 2 == 1 ? to_move : (to_move == kWhite ? kBlack : kWhite);
     std::vector<Move> cut = WithoutRepetitions(start, m->line);
     // Playable by construction; checked, since the line is evidence.
     if (cut.size() < m->line.size() && LineIsPlayable(start, mater, cut)) m->line = std::move(cut);
