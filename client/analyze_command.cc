@@ -72,7 +72,7 @@ std::string Text(const Position& pos, const Assessment& a) {
     if (m.proof != MateProof::kNone) absl::StrAppend(&out, " (proof: ", ToString(m.proof), ")");
     if (!m.line_san.empty())
       absl::StrAppend(&out, ", e.g. ",
-                      NumberedSan(m.line_san, {pos.fullmove_number(), pos.side_to_move()}));
+                      ShownSan(m.line_san, {pos.fullmove_number(), pos.side_to_move()}, "--json"));
   }
   absl::StrAppend(
       &out, "\nDead position (5.2.2): ", a.dead.has_value() ? (*a.dead ? "yes" : "no") : "unknown");

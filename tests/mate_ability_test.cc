@@ -13,7 +13,9 @@
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
 #include "core/io/byte_source.h"
+#include "core/mate/corner_mate_search.h"
 #include "core/mate/guided_mate_search.h"
+#include "core/mate/move_limit_search.h"
 #include "core/mate/reachability.h"
 #include "core/pgn/game_replay.h"
 #include "core/pgn/pgn_reader.h"
@@ -289,6 +291,44 @@ TEST(MateAbility, MateAfterTheSeventyFiveMoveLimitDoesNotCount) {
   // decide, and the answer comes from the other methods.
   m = AnalyzeMateAbility(FromFen("7k/8/5K2/8/8/8/6r1/6Q1 w - - 148 200"), kWhite, WithTables());
   EXPECT_NE(m.proof, MateProof::kSeventyFiveMoveRule);
+}
+
+// Three plies before the automatic draw, a clock-restarting move opens a
+// mate within the next 75 moves: forced (Black's only way to keep the game
+// going is its pawn; K+R v K then mates) or chosen (White pushes its pawn
+// first). Both were "unknown" when step 3 stopped at the restart.
+TEST(MateAbility, ARestartOfTheClockOpensAMate) {
+  for (const char* fen :
+       {"6k1/8/8/6R1/5p2/8/8/2K5 b - - 147 1", "7k/8/8/8/8/8/1P6/K5R1 w - - 148 1"}) {
+    const Position pos = FromFen(fen);
+    const MoveLimitResult limit = SearchBeforeMoveLimit(pos, kWhite, 50000);
+    EXPECT_EQ(limit.outcome, MoveLimitResult::kOpen) << fen;
+    EXPECT_FALSE(limit.resets.empty()) << fen;
+    const MateAbility m = AnalyzeMateAbility(pos, kWhite, WithTables());
+    ASSERT_EQ(m.answer, CanMate::kYes) << fen;
+    ExpectMatingLine(pos, kWhite, m.line);
+    EXPECT_TRUE(LineIsPlayable(pos, kWhite, m.line)) << fen;
+  }
+}
+
+// Long composed mates through walls of bishops and pawns (60 to 150
+// plies), which the guided dives leave unknown and the corner dive finds:
+// the bishop wall that CHA's line proves, and two of CHA's test vector.
+TEST(CornerMateSearch, FindsTheLongMatesThroughWalls) {
+  for (const auto& [fen, side] : std::vector<std::pair<const char*, Color>>{
+           {"2B3B1/pBpBpBpB/P1P1P1P1/4k3/2B5/8/4K3/8 w - - 0 1", kWhite},
+           {"8/1p1p1p1p/1P6/KP6/PP6/8/3P1P1P/k7 w - - 0 1", kWhite},
+           {"k7/p1p1p3/8/8/8/6p1/P1P1P1Pp/7K w - - 0 1", kWhite}}) {
+    Position pos = FromFen(fen);
+    CornerMateSearch search(side, 3'000'000);
+    std::vector<Move> line;
+    ASSERT_TRUE(search.Find(pos, 160, &line)) << fen;
+    EXPECT_EQ(pos.key(), FromFen(fen).key()) << "the position is restored";
+    EXPECT_TRUE(LineIsPlayable(pos, side, line)) << fen;
+    const MateAbility m = AnalyzeMateAbility(pos, side, WithTables());
+    ASSERT_EQ(m.answer, CanMate::kYes) << fen;
+    ExpectMatingLine(pos, side, m.line);
+  }
 }
 
 // Mate in one by a discovered check only (the knight leaves the h-file and

@@ -10,6 +10,7 @@
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
 #include "core/chess/notation.h"
+#include "core/mate/corner_mate_search.h"
 #include "core/mate/fortress.h"
 #include "core/mate/guided_mate_search.h"
 #include "core/mate/helpmate_search.h"
@@ -71,6 +72,48 @@ constexpr uint64_t kDiveNodesPerBudget = 20;
 // sides (0.8 s, 0.5 s and 0.3 s in the dive alone: 50 M, 42 M and 16 M
 // moves), now stopped at 12 M; the answers are the same.
 constexpr uint64_t kDiveMovesPerBudget = 60;
+
+// The corner dive (corner_mate_search.h): nodes per unit of budget, not
+// charged, as the longer dive's. Its node is one move tried, cheaper than a
+// dive's. Measured on CHA's test vector at the default budget, one thread,
+// the corner dive before the longer one: 1 M nodes (5 a unit) left 15 sides
+// unknown in 31.7 s, 3 M (15) 10 in 35.9 s, 8 M (40) 10 in 57.5 s; without
+// it, 33 in 49.7 s (the dive settles in tens of milliseconds sides that
+// the longer dive spent half a second failing on).
+constexpr uint64_t kCornerNodesPerBudget = 15;
+
+// Its lines: a king walk round a wall, promotions, the walk back (up to 147
+// plies on CHA's test vector); LineIsPlayable holds them to the 75-move rule.
+constexpr int kCornerMaxPlies = 160;
+
+// A side that moves only pawns in every line of a small probe (chasolver's
+// trigger for its exhaustive check, re-derived): its king and pieces are
+// shut in, so the reachable set is about as small as its pawns' moves
+// allow, and the exhaustive exploration settles the question where the
+// dives would only wander. On CHA's test vector, 50 such "no" sides spent
+// 0.3 to 0.9 s each in the dives before the exploration closed.
+constexpr uint64_t kPawnMoverProbeNodes = 1000;
+
+bool SomeSideMovesOnlyPawns(const Position& start) {
+  bool moved_piece[2] = {false, false};
+  uint64_t nodes = 0;
+  Position pos = start;
+  auto probe = [&](auto&& self, int depth) -> void {
+    if (depth == 0 || nodes >= kPawnMoverProbeNodes) return;
+    MoveBuffer buffer;
+    Move* const end = GenerateLegalMoves(pos, buffer.moves);
+    for (Move* m = buffer.moves; m != end && nodes < kPawnMoverProbeNodes; ++m) {
+      ++nodes;
+      if (TypeOf(pos.piece_on(m->from())) != kPawn) moved_piece[pos.side_to_move()] = true;
+      pos.DoMove(*m);
+      self(self, depth - 1);
+      pos.UndoMove(*m);
+    }
+  };
+  // Deep enough for a king to step out once a pawn has moved.
+  probe(probe, 6);
+  return !moved_piece[kWhite] || !moved_piece[kBlack];
+}
 
 MateAbility FromReachability(const Position& pos, Color side, const ReachabilityResult& r) {
   MateAbility out;
@@ -144,6 +187,23 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     return MateAbility{CanMate::kYes, MateProof::kNone, limit.line};
   if (limit.outcome == MoveLimitResult::kNoMateBeforeLimit)
     return MateAbility{CanMate::kNo, MateProof::kSeventyFiveMoveRule, {}};
+  // A capture or pawn move restarts the clock: a mate after one fits in the
+  // 75 moves that follow. Each restart gets an equal share of a quarter of
+  // the budget; its clock is 0, so this does not recurse again.
+  if (!limit.resets.empty()) {
+    MateSearchOptions after = options;
+    after.node_budget = std::max<uint64_t>(options.node_budget / 4 / limit.resets.size(), 1);
+    for (const std::vector<Move>& reset : limit.resets) {
+      Position restarted = pos;
+      for (Move m : reset) restarted.DoMove(m);
+      MateAbility then = AnalyzeMateAbility(restarted, side, after);
+      if (then.answer != CanMate::kYes) continue;
+      std::vector<Move> whole = reset;
+      whole.insert(whole.end(), then.line.begin(), then.line.end());
+      if (LineIsPlayable(pos, side, whole))
+        return MateAbility{CanMate::kYes, MateProof::kNone, whole};
+    }
+  }
 
   // 4. In small endgames the retrograde tables give a mating line at once
   //     (a probe and a walk down the mate distances), where a search may
@@ -159,7 +219,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
 
   // 5. A guided dive toward a mating picture answers most real positions
   //    within a few hundred nodes: first a short dive, then (9) a middle
-  //    and (11) a longer one.
+  //    (11) the corner dive and (12) a longer one.
   Position work = pos;
   std::vector<Move> line;
   uint64_t used = 0;
@@ -173,7 +233,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     if (found) return MateAbility{CanMate::kYes, MateProof::kNone, line};
     return std::nullopt;
   };
-  // Trading down to a small endgame the tables settle (7, 13).
+  // Trading down to a small endgame the tables settle (7, 14).
   auto reduction = [&]() -> std::optional<MateAbility> {
     std::vector<Move> reduced;
     if (FindMateByReduction(pos, side, *options.retrograde, options.node_budget / 20,
@@ -226,8 +286,8 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   //    mates the short dive missed are mostly found within a few thousand
   //    more nodes, where the exploration spends ~10 ms first (see
   //    kMiddleDiveNodes). Not charged, as the longer dive. The exploration
-  //    is resumed, not restarted, by step 16: its positions count once,
-  //    in step 16's total.
+  //    is resumed, not restarted, by step 17: its positions count once,
+  //    in step 17's total.
   if (std::optional<MateAbility> found =
           dive(std::min(kMiddleDiveNodes, options.node_budget * kDiveNodesPerBudget),
                /*charged=*/false))
@@ -237,16 +297,32 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   result = ExploreForMate(pos, side, explorer, probe);
   if (result.answer != CanMate::kUnknown) return result;
 
+  // ... and where a side moves only pawns, with the whole budget before
+  //    the dives (step 17 then has nothing left to add).
+  if (SomeSideMovesOnlyPawns(pos)) {
+    result = ExploreForMate(pos, side, explorer, options.node_budget);
+    if (result.answer != CanMate::kUnknown) return result;
+  }
+
   // 10. Small endgames are settled exactly by retrograde analysis.
   if (retrograde && retrograde->answer == CanMate::kNo) return *retrograde;
 
-  // 11. The longer dive (not charged: see kDiveNodesPerBudget).
+  // 11. The corner dive: the long composed mates through walls, which
+  //     the guided dives wander past (not charged: see
+  //     kCornerNodesPerBudget).
+  {
+    CornerMateSearch corner(side, options.node_budget * kCornerNodesPerBudget);
+    if (corner.Find(work, kCornerMaxPlies, &line) && LineIsPlayable(pos, side, line))
+      return MateAbility{CanMate::kYes, MateProof::kNone, line};
+  }
+
+  // 12. The longer dive (not charged: see kDiveNodesPerBudget).
   if (std::optional<MateAbility> found =
           dive(options.node_budget * kDiveNodesPerBudget,
                /*charged=*/false, options.node_budget * kDiveMovesPerBudget))
     return *found;
 
-  // 12. A tablebase win proves mate; the tables give the line.
+  // 13. A tablebase win proves mate; the tables give the line.
   if (options.syzygy && PopCount(pos.pieces()) <= options.syzygy->largest() &&
       !pos.castling_rights()) {
     absl::StatusOr<std::vector<Move>> won = SyzygyMatingLine(*options.syzygy, pos, side);
@@ -254,18 +330,18 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
       return MateAbility{CanMate::kYes, MateProof::kNone, *won};
   }
 
-  // 13. More men: trade down to a small endgame the tables settle.
+  // 14. More men: trade down to a small endgame the tables settle.
   if (reduce && !reduce_early) {
     if (std::optional<MateAbility> found = reduction()) return *found;
   }
 
-  // 14. Exact helpmate search: the shortest line, where the dive failed.
+  // 15. Exact helpmate search: the shortest line, where the dive failed.
   HelpmateSearch search(side, options.node_budget / 4, options.table_bytes);
   if (search.Find(work, options.max_plies, &line) && LineIsPlayable(pos, side, line))
     return MateAbility{CanMate::kYes, MateProof::kNone, line};
   used += search.nodes();
 
-  // 15. Real endgames often need a new queen first: promote, then mate.
+  // 16. Real endgames often need a new queen first: promote, then mate.
   if (pos.pieces(side, kPawn) && used < options.node_budget) {
     uint64_t nodes_left = (options.node_budget - used) / 4;
     const uint64_t promotion_budget = nodes_left;
@@ -285,7 +361,7 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     }
   }
 
-  // 16. Whatever budget is left, for the exhaustive proof (step 9's
+  // 17. Whatever budget is left, for the exhaustive proof (step 9's
   //     exploration goes on).
   if (used < options.node_budget)
     result = ExploreForMate(pos, side, explorer, options.node_budget - used);

@@ -1,5 +1,8 @@
 #include "core/mate/move_limit_search.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "core/chess/movegen.h"
 
 namespace arbiter {
@@ -10,6 +13,8 @@ struct Search {
   uint64_t nodes_left;
   bool open = false;       // a zeroing move exists, or the budget ran out
   std::vector<Move> line;  // in reverse while unwinding
+  std::vector<Move> path;  // from the root to the current position
+  std::vector<std::vector<Move>> resets;
 
   // True when `winner` can mate from `pos` before the clock reaches 150.
   bool Run(Position& pos) {
@@ -27,10 +32,15 @@ struct Search {
                            TypeOf(pos.piece_on(m->from())) == kPawn ||
                            (m->kind() != Move::kCastling && !pos.empty(m->to()));
       pos.DoMove(*m);
+      path.push_back(*m);
       const bool mate = pos.in_check() && pos.side_to_move() != winner && !HasLegalMove(pos);
       // After a zeroing move the clock restarts: beyond this argument.
       bool found = mate || (!zeroing && Run(pos));
-      if (zeroing && !mate) open = true;
+      if (zeroing && !mate) {
+        open = true;
+        if (resets.size() < kMaxResets) resets.push_back(path);
+      }
+      path.pop_back();
       pos.UndoMove(*m);
       if (found) {
         line.push_back(*m);
@@ -51,12 +61,16 @@ MoveLimitResult SearchBeforeMoveLimit(const Position& pos, Color winner, uint64_
   const int plies_left = 150 - pos.halfmove_clock();
   if (plies_left <= 0 || plies_left > kMoveLimitHorizonPlies) return result;
   Position work = pos;
-  Search search{winner, node_budget, false, {}};
+  Search search{winner, node_budget, false, {}, {}, {}};
   if (search.Run(work)) {
     result.outcome = MoveLimitResult::kMate;
     result.line.assign(search.line.rbegin(), search.line.rend());
   } else if (!search.open) {
     result.outcome = MoveLimitResult::kNoMateBeforeLimit;
+  } else {
+    result.resets = std::move(search.resets);
+    std::stable_sort(result.resets.begin(), result.resets.end(),
+                     [](const auto& a, const auto& b) { return a.size() < b.size(); });
   }
   return result;
 }

@@ -17,7 +17,15 @@ struct MoveLimitResult {
   // the node budget ran out; the rule alone does not decide.
   enum Outcome { kMate, kNoMateBeforeLimit, kOpen } outcome = kOpen;
   std::vector<Move> line;  // kMate: from the position to the mate
+  // kOpen: lines from the position that end in a capture or pawn move (the
+  // clock restarts there), at most kMaxResets of them, shortest first. A
+  // mate after one is a mate within the 75-move limit (AnalyzeMateAbility
+  // looks for one there).
+  std::vector<std::vector<Move>> resets;
 };
+
+// Clock-restarting lines kept for the caller.
+inline constexpr size_t kMaxResets = 8;
 
 // Plies left before the automatic draw, where the search is worth trying.
 inline constexpr int kMoveLimitHorizonPlies = 6;

@@ -58,8 +58,9 @@ std::string ClaimRulingText(const ClaimRuling& c) {
     if (m.proof != MateProof::kNone) absl::StrAppend(&out, " (proof: ", ToString(m.proof), ")");
     absl::StatusOr<Position> pos = Position::FromFen(c.fen, c.chess960);
     if (!m.line_san.empty() && pos.ok())
-      absl::StrAppend(&out, ", e.g. ",
-                      NumberedSan(m.line_san, {pos->fullmove_number(), pos->side_to_move()}));
+      absl::StrAppend(
+          &out, ", e.g. ",
+          ShownSan(m.line_san, {pos->fullmove_number(), pos->side_to_move()}, "--json"));
     absl::StrAppend(&out, "\n");
   }
   if (c.tablebase) {

@@ -40,4 +40,12 @@ std::string NumberedSan(const std::vector<std::string>& san, MoveNumber start) {
   return out;
 }
 
+std::string ShownSan(const std::vector<std::string>& san, MoveNumber start,
+                     std::string_view whole_at) {
+  if (san.size() <= kShownPlies) return NumberedSan(san, start);
+  const std::vector<std::string> head(san.begin(), san.begin() + kShownPlies);
+  return absl::StrCat(NumberedSan(head, start), " (+", san.size() - kShownPlies, " plies, ",
+                      san.size(), " in all: see ", std::string(whole_at), ")");
+}
+
 }  // namespace arbiter

@@ -29,4 +29,16 @@ MoveNumber MoveNumberAfter(MoveNumber start, int plies);
 // "" for no moves.
 std::string NumberedSan(const std::vector<std::string>& san, MoveNumber start);
 
+// Text output shows at most this many plies of a line: a mating line may
+// run to 150 plies (over 1,000 characters), and a terminal line that long
+// hides the verdict it belongs to.
+inline constexpr size_t kShownPlies = 32;
+
+// NumberedSan of the first kShownPlies moves; a longer line ends with how
+// many plies it has in all and `whole_at`, where the whole line is shown
+// (an option such as "--json"): "1. Kd1 Kd4 ... 16... Kb2 (+40 plies, 72 in
+// all: see --json)".
+std::string ShownSan(const std::vector<std::string>& san, MoveNumber start,
+                     std::string_view whole_at);
+
 }  // namespace arbiter

@@ -81,8 +81,8 @@ std::string TextLine(const GameVerdict& v) {
   // The winner's mating line last: it may be long, and the markers above
   // stay where a reader (or grep) finds them.
   if (r.winner_side && !v.winner_line_san.empty())
-    absl::StrAppend(&line, "  ", *r.winner_side == kWhite ? "White" : "Black",
-                    " can mate: ", NumberedSan(v.winner_line_san, MoveNumberOfFen(v.end_fen)));
+    absl::StrAppend(&line, "  ", *r.winner_side == kWhite ? "White" : "Black", " can mate: ",
+                    ShownSan(v.winner_line_san, MoveNumberOfFen(v.end_fen), "--format jsonl"));
   return line + "\n";
 }
 
