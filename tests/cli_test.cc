@@ -261,6 +261,20 @@ TEST(Cli, AnalyzeBatchKeepsOrderAndReportsBadLines) {
   EXPECT_EQ(r.exit_code, 1);  // some lines were bad
 }
 
+// A mating line of 117 plies (the bishop wall's): text shows its first 32
+// plies and points to --json, which has all of them.
+TEST(Cli, AnalyzeTextCutsALongLine) {
+  const std::string fen = "2B3B1/pBpBpBpB/P1P1P1P1/4k3/2B5/8/4K3/8 w - - 0 1";
+  testing::CommandResult text = Arbiter("analyze --fen '" + fen + "'");
+  EXPECT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_TRUE(
+      std::regex_search(text.out, std::regex("White can mate: yes, e\\.g\\. 1\\. [^\n]* "
+                                             "\\(\\+[0-9]+ plies, [0-9]+ in all: see --json\\)\n")))
+      << text.out;
+  testing::CommandResult json = Arbiter("analyze --json --fen '" + fen + "'");
+  EXPECT_PRED_FORMAT2(testing::Contains, json.out, "\"white_can_mate\": \"yes\"");
+}
+
 // CHA's input: "FEN white|black" asks about that side only (the other is
 // null, not "unknown"), and FENs of 2 or 4 fields are read with no castling
 // rights, no e.p. square and fresh clocks. --timing adds each record's time.

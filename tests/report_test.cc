@@ -91,6 +91,18 @@ TEST(ReportSanLine, VerdictCarriesTheWinnersLineInSan) {
   EXPECT_NE(std::find(evidence.begin(), evidence.end(), "White can mate: " + line), evidence.end());
 }
 
+// Text shows at most kShownPlies plies of a line, then how long it is and
+// where the whole line is; a line that fits is shown whole.
+TEST(ReportSanLine, ALongLineIsCutInText) {
+  std::vector<std::string> san;
+  for (int i = 0; i < 40; ++i) san.push_back(i % 2 ? "Kb8" : "Ka2");
+  const std::string shown = ShownSan(san, {1, kWhite}, "--json");
+  const std::vector<std::string> head(san.begin(), san.begin() + kShownPlies);
+  EXPECT_EQ(shown, NumberedSan(head, {1, kWhite}) + " (+8 plies, 40 in all: see --json)");
+  san.resize(kShownPlies);
+  EXPECT_EQ(ShownSan(san, {1, kWhite}, "--json"), NumberedSan(san, {1, kWhite}));
+}
+
 TEST(ReportHtml, EscapesEverythingFromTheRecord) {
   EXPECT_EQ(HtmlEscape("<script>alert(\"x\") & 'y'</script>"),
             "&lt;script&gt;alert(&quot;x&quot;) &amp; &#39;y&#39;&lt;/script&gt;");
