@@ -425,5 +425,16 @@ TEST(MateLines, ShownLinesRepeatNoPosition) {
   }
 }
 
+// The exhaustive exploration's depth-first line here ran 787 plies (its
+// pawn moves restart the clock, so it was playable); a line that long is
+// looked for again breadth first, which finds one of 49.
+TEST(MateLines, ALongExploredLineIsShortened) {
+  const Position pos = FromFen("k1bK4/1p1p4/1P1Pp3/4Pp2/1p3P2/1p6/1P6/8 w - - 0 1");
+  const MateAbility m = AnalyzeMateAbility(pos, kWhite, WithTables());
+  ASSERT_EQ(m.answer, CanMate::kYes);
+  ExpectMatingLine(pos, kWhite, m.line);
+  EXPECT_LE(m.line.size(), 150u);
+}
+
 }  // namespace
 }  // namespace arbiter

@@ -127,6 +127,12 @@ MateAbility FromReachability(const Position& pos, Color side, const Reachability
   return out;
 }
 
+// A depth-first line longer than this is looked for again breadth first,
+// for a shortest line: on CHA's test vector the depth-first lines ran to 787
+// plies (playable: its pawn moves restart the clock), where shorter ones
+// exist.
+constexpr size_t kLongExploredLine = 150;
+
 // Exhaustive exploration, resumed where an earlier call stopped, up to
 // `budget` positions in all. Its depth-first line to a mate is no evidence
 // when it crosses the 75-move limit (in a locked position it wanders
@@ -135,8 +141,13 @@ MateAbility FromReachability(const Position& pos, Color side, const Reachability
 MateAbility ExploreForMate(const Position& pos, Color side, ReachableExplorer& explorer,
                            uint64_t budget) {
   ReachabilityResult r = explorer.Explore(budget);
-  if (r.outcome == ReachabilityResult::kMateFound && !LineIsPlayable(pos, side, r.line))
-    r = ShortestReachableMate(pos, side, budget);
+  if (r.outcome == ReachabilityResult::kMateFound &&
+      (r.line.size() > kLongExploredLine || !LineIsPlayable(pos, side, r.line))) {
+    ReachabilityResult shortest = ShortestReachableMate(pos, side, budget);
+    if (shortest.outcome == ReachabilityResult::kMateFound &&
+        LineIsPlayable(pos, side, shortest.line))
+      r = std::move(shortest);
+  }
   return FromReachability(pos, side, r);
 }
 
