@@ -284,20 +284,13 @@ arbiter_engine* arbiter_engine_new(const arbiter_options* options, arbiter_error
     engine->threads = o.threads == 0 ? 1 : o.threads;
     engine->chess960 = o.chess960 != 0;
 
-    // The tables directory as the command line finds it (tables_option.h).
-    std::string dir;
-    if (o.tables_dir != nullptr) {
-      dir = o.tables_dir;
-    } else if (const char* env = std::getenv("ARBITER_TABLES"); env && *env) {
-      dir = env;
-    } else {
-      dir = arbiter::DefaultRetrogradeCacheDir();
-    }
-    std::error_code ec;
-    if (!dir.empty() && std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
-      return Report(error, ARBITER_INVALID_ARGUMENT,
-                    absl::StrCat("options.tables_dir: ", dir, " is not a directory"));
-    engine->retrograde = std::make_unique<arbiter::RetrogradeSolver>(dir);
+    // The tables directory as the command line finds it.
+    absl::StatusOr<std::unique_ptr<arbiter::RetrogradeSolver>> solver =
+        arbiter::RetrogradeSolverFor(
+            o.tables_dir == nullptr ? std::nullopt : std::optional<std::string>(o.tables_dir),
+            "options.tables_dir");
+    if (!solver.ok()) return Report(error, solver.status());
+    engine->retrograde = std::move(*solver);
     engine->search.retrograde = engine->retrograde.get();
 
     if (o.syzygy_path != nullptr && *o.syzygy_path != '\0') {

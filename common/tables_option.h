@@ -7,12 +7,9 @@
 #pragma once
 
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
-#include <system_error>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -33,27 +30,14 @@ inline CLI::Option* AddTablesOption(CLI::App& command, std::optional<std::string
                   "~/.cache/arbiter/tables); '' keeps them in memory");
 }
 
-// The retrograde solver of a run: tables loaded from and saved to --tables
-// DIR (`option`), else ARBITER_TABLES, else the per-user cache. The directory may not
-// exist yet (the first table saved creates it). A path the user named that
-// is not a directory is an error that says so (every save would fail); the
-// default cache in that state only costs a warning (WarnAboutTables) and the
-// tables stay in memory.
+// The retrograde solver of a run: --tables DIR (`option`), else
+// ARBITER_TABLES, else the per-user cache (RetrogradeSolverFor). A path the
+// user named that is not a directory is an error that says so (every save
+// would fail); the default cache in that state only costs a warning
+// (WarnAboutTables) and the tables stay in memory.
 inline absl::StatusOr<std::unique_ptr<RetrogradeSolver>> RetrogradeTablesFrom(
     const std::optional<std::string>& option) {
-  std::string dir, source = kTablesOption;
-  if (option) {
-    dir = *option;  // "" turns a set ARBITER_TABLES off
-  } else if (const char* env = std::getenv("ARBITER_TABLES"); env && *env) {
-    dir = env;
-    source = "ARBITER_TABLES";
-  } else {
-    return std::make_unique<RetrogradeSolver>(DefaultRetrogradeCacheDir());
-  }
-  std::error_code ec;
-  if (!dir.empty() && std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
-    return absl::InvalidArgumentError(absl::StrCat(source, ": ", dir, " is not a directory"));
-  return std::make_unique<RetrogradeSolver>(dir);
+  return RetrogradeSolverFor(option, kTablesOption);
 }
 
 // After a command, on stderr so that stdout stays as it was: what the

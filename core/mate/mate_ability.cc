@@ -200,20 +200,25 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
     return MateAbility{CanMate::kNo, MateProof::kSeventyFiveMoveRule, {}};
   // A capture or pawn move restarts the clock: a mate after one fits in the
   // 75 moves that follow. Each restart gets an equal share of a quarter of
-  // the budget; its clock is 0, so this does not recurse again.
+  // the budget; its clock is 0, so this does not recurse again. Where every
+  // line to a restart is listed and each ends where the side cannot mate,
+  // no line mates: the rule and those proofs decide "no".
   if (!limit.resets.empty()) {
     MateSearchOptions after = options;
     after.node_budget = std::max<uint64_t>(options.node_budget / 4 / limit.resets.size(), 1);
+    bool all_no = limit.all_resets;
     for (const std::vector<Move>& reset : limit.resets) {
       Position restarted = pos;
       for (Move m : reset) restarted.DoMove(m);
       MateAbility then = AnalyzeMateAbility(restarted, side, after);
+      all_no = all_no && then.answer == CanMate::kNo;
       if (then.answer != CanMate::kYes) continue;
       std::vector<Move> whole = reset;
       whole.insert(whole.end(), then.line.begin(), then.line.end());
       if (LineIsPlayable(pos, side, whole))
         return MateAbility{CanMate::kYes, MateProof::kNone, whole};
     }
+    if (all_no) return MateAbility{CanMate::kNo, MateProof::kSeventyFiveMoveRule, {}};
   }
 
   // 4. In small endgames the retrograde tables give a mating line at once

@@ -12,14 +12,17 @@ struct Search {
   Color winner;
   uint64_t nodes_left;
   bool open = false;       // a zeroing move exists, or the budget ran out
+  bool complete = true;    // the budget lasted and every restart was kept
   std::vector<Move> line;  // in reverse while unwinding
   std::vector<Move> path;  // from the root to the current position
   std::vector<std::vector<Move>> resets;
+  std::vector<uint64_t> reset_keys;  // the positions after them
 
   // True when `winner` can mate from `pos` before the clock reaches 150.
   bool Run(Position& pos) {
     if (nodes_left == 0) {
       open = true;
+      complete = false;
       return false;
     }
     --nodes_left;
@@ -38,7 +41,15 @@ struct Search {
       bool found = mate || (!zeroing && Run(pos));
       if (zeroing && !mate) {
         open = true;
-        if (resets.size() < kMaxResets) resets.push_back(path);
+        // The same restarted position by another order of moves is
+        // the same question.
+        if (std::find(reset_keys.begin(), reset_keys.end(), pos.key()) != reset_keys.end()) {
+        } else if (resets.size() < kMaxResets) {
+          resets.push_back(path);
+          reset_keys.push_back(pos.key());
+        } else {
+          complete = false;
+        }
       }
       path.pop_back();
       pos.UndoMove(*m);
@@ -61,7 +72,7 @@ MoveLimitResult SearchBeforeMoveLimit(const Position& pos, Color winner, uint64_
   const int plies_left = 150 - pos.halfmove_clock();
   if (plies_left <= 0 || plies_left > kMoveLimitHorizonPlies) return result;
   Position work = pos;
-  Search search{winner, node_budget, false, {}, {}, {}};
+  Search search{winner, node_budget, false, true, {}, {}, {}, {}};
   if (search.Run(work)) {
     result.outcome = MoveLimitResult::kMate;
     result.line.assign(search.line.rbegin(), search.line.rend());
@@ -69,6 +80,7 @@ MoveLimitResult SearchBeforeMoveLimit(const Position& pos, Color winner, uint64_
     result.outcome = MoveLimitResult::kNoMateBeforeLimit;
   } else {
     result.resets = std::move(search.resets);
+    result.all_resets = search.complete;
     std::stable_sort(result.resets.begin(), result.resets.end(),
                      [](const auto& a, const auto& b) { return a.size() < b.size(); });
   }

@@ -18,14 +18,19 @@ struct MoveLimitResult {
   enum Outcome { kMate, kNoMateBeforeLimit, kOpen } outcome = kOpen;
   std::vector<Move> line;  // kMate: from the position to the mate
   // kOpen: lines from the position that end in a capture or pawn move (the
-  // clock restarts there), at most kMaxResets of them, shortest first. A
+  // clock restarts there), one per position they lead to, at most
+  // kMaxResets of them, shortest first. A
   // mate after one is a mate within the 75-move limit (AnalyzeMateAbility
   // looks for one there).
   std::vector<std::vector<Move>> resets;
+  // Every line to a restart is in `resets` (none was left out for the cap,
+  // and the budget did not run out): if none of them leads to a mate,
+  // nothing does.
+  bool all_resets = false;
 };
 
 // Clock-restarting lines kept for the caller.
-inline constexpr size_t kMaxResets = 8;
+inline constexpr size_t kMaxResets = 16;
 
 // Plies left before the automatic draw, where the search is worth trying.
 inline constexpr int kMoveLimitHorizonPlies = 6;

@@ -89,6 +89,17 @@ const std::vector<std::string>& AllRetrogradeSignatures();
 // command line and the C API share it, so that both find the same tables.
 std::string DefaultRetrogradeCacheDir();
 
+// The solver of a run, its tables loaded from and saved to `dir` when one is
+// named ("" keeps them in memory: it turns a set ARBITER_TABLES off), else
+// $ARBITER_TABLES, else DefaultRetrogradeCacheDir(). The directory may not
+// exist yet (the first table saved creates it); a named path that is not a
+// directory is an error, "<setting>: <dir> is not a directory", where the
+// setting is `setting` (an option, say) or ARBITER_TABLES. The command line
+// (common/tables_option.h) and the C API find their tables this one way.
+class RetrogradeSolver;
+absl::StatusOr<std::unique_ptr<RetrogradeSolver>> RetrogradeSolverFor(
+    const std::optional<std::string>& dir, std::string_view setting);
+
 namespace retrograde_internal {
 class TableBuilder;
 class TableStore;

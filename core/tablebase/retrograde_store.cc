@@ -13,11 +13,16 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "core/tablebase/retrograde.h"
 #include "core/tablebase/table_stamp.h"
 
 namespace arbiter {
@@ -419,6 +424,24 @@ std::string DefaultRetrogradeCacheDir() {
   if (const char* home = std::getenv("HOME"); home && *home)
     return (std::filesystem::path(home) / ".cache" / "arbiter" / "tables").string();
   return "";
+}
+
+absl::StatusOr<std::unique_ptr<RetrogradeSolver>> RetrogradeSolverFor(
+    const std::optional<std::string>& dir, std::string_view setting) {
+  std::string path, source(setting);
+  if (dir) {
+    path = *dir;
+  } else if (const char* env = std::getenv("ARBITER_TABLES"); env && *env) {
+    path = env;
+    source = "ARBITER_TABLES";
+  } else {
+    return std::make_unique<RetrogradeSolver>(DefaultRetrogradeCacheDir());
+  }
+  std::error_code ec;
+  if (!path.empty() && std::filesystem::exists(path, ec) &&
+      !std::filesystem::is_directory(path, ec))
+    return absl::InvalidArgumentError(absl::StrCat(source, ": ", path, " is not a directory"));
+  return std::make_unique<RetrogradeSolver>(path);
 }
 
 }  // namespace arbiter
