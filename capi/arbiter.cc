@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <filesystem>
 #include <memory>
 #include <new>
 #include <optional>
@@ -123,16 +122,9 @@ char* Copy(std::string_view s) {
 
 // Moves from `start`, in UCI, each spelled in the position it is played
 // from; NULL for none.
-char* UciLine(const arbiter::Position& start, const std::vector<arbiter::Move>& moves) {
+char* CopiedUciLine(const arbiter::Position& start, const std::vector<arbiter::Move>& moves) {
   if (moves.empty()) return nullptr;
-  arbiter::Position pos = start;
-  std::string out;
-  for (arbiter::Move m : moves) {
-    if (!out.empty()) out += ' ';
-    out += arbiter::ToUci(pos, m);
-    pos.DoMove(m);
-  }
-  return Copy(out);
+  return Copy(absl::StrJoin(arbiter::UciLine(start, moves), " "));
 }
 
 // Moves all played from `pos` (a claim's alternatives).
@@ -165,7 +157,7 @@ void FillMate(const arbiter::Position& pos, const arbiter::MateAbility& m, arbit
   out->answer = Answer(m.answer);
   out->proof = static_cast<arbiter_proof>(m.proof);
   if (m.answer != arbiter::CanMate::kYes) return;
-  out->line_uci = UciLine(pos, m.line);
+  out->line_uci = CopiedUciLine(pos, m.line);
   out->line_san = m.line_san.empty() ? nullptr : Copy(absl::StrJoin(m.line_san, " "));
   out->line_plies = int(m.line.size());
 }

@@ -56,6 +56,17 @@ std::string ToUci(const Position& pos, Move m) {
   return s;
 }
 
+std::vector<std::string> UciLine(const Position& start, const std::vector<Move>& line) {
+  std::vector<std::string> out;
+  out.reserve(line.size());
+  Position pos = start;
+  for (Move m : line) {
+    out.push_back(ToUci(pos, m));
+    pos.DoMove(m);
+  }
+  return out;
+}
+
 absl::StatusOr<Move> ParseUci(const Position& pos, std::string_view text) {
   if (text.size() < 4 || text.size() > 5 || !IsFile(text[0]) || !IsRank(text[1]) ||
       !IsFile(text[2]) || !IsRank(text[3]))

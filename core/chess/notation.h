@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "core/chess/position.h"
@@ -18,6 +19,9 @@ PieceType PieceFromSanLetter(char c);
 // UCI: "e2e4", "e7e8q". Castling is written king-to-destination ("e1g1") in
 // standard chess and king-takes-rook ("e1h1") in Chess960, as engines do.
 std::string ToUci(const Position& pos, Move m);
+// A line of moves from `start` in UCI, each spelled in the position it is
+// played from (a castling move's spelling depends on it).
+std::vector<std::string> UciLine(const Position& start, const std::vector<Move>& line);
 // Accepts both castling spellings when unambiguous.
 absl::StatusOr<Move> ParseUci(const Position& pos, std::string_view text);
 

@@ -8,18 +8,6 @@
 namespace arbiter {
 namespace {
 
-std::string UciLine(const Position& start, const std::vector<Move>& moves) {
-  // Moves are spelled in the position they are played from.
-  Position pos = start;
-  std::string out = "[";
-  for (size_t i = 0; i < moves.size(); ++i) {
-    if (i) out += ", ";
-    out += JsonQuote(ToUci(pos, moves[i]));
-    pos.DoMove(moves[i]);
-  }
-  return out + "]";
-}
-
 std::string MoveArray(const Position& pos, const std::vector<Move>& moves) {
   return JsonArray(moves, [&](Move m) { return JsonQuote(ToUci(pos, m)); });
 }
@@ -31,7 +19,8 @@ std::string MateAbilityJson(const Position& pos, const MateAbility& m) {
   o.Add("can_mate", ToString(m.answer));
   o.AddTextOrNull("proof", ToString(m.proof));
   if (m.answer == CanMate::kYes) {
-    o.AddRaw("line", UciLine(pos, m.line));
+    o.AddRaw("line",
+             JsonArray(UciLine(pos, m.line), [](const std::string& s) { return JsonQuote(s); }));
     o.AddRaw("line_san", JsonArray(m.line_san, [](const std::string& s) { return JsonQuote(s); }));
   } else {
     o.AddNull("line").AddNull("line_san");

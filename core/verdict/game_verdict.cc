@@ -83,10 +83,7 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
   for (int i = 0; i < end; ++i) pos.DoMove(scratch->moves[i]);
   out->end_fen = pos.Fen();
   if (tables) out->tablebase = JudgeDeclaredResult(*tables, pos, ruling, declared, rules);
-  for (Move m : ruling.winner_can_mate.line) {
-    out->winner_line.push_back(ToUci(pos, m));
-    pos.DoMove(m);
-  }
+  out->winner_line = UciLine(pos, ruling.winner_can_mate.line);
   out->winner_line_san = ruling.winner_can_mate.line_san;
   out->ruling = std::move(ruling);
 }
