@@ -42,12 +42,13 @@ struct Search {
       if (zeroing && !mate) {
         open = true;
         // The same restarted position by another order of moves is
-        // the same question.
-        if (std::find(reset_keys.begin(), reset_keys.end(), pos.key()) != reset_keys.end()) {
-        } else if (resets.size() < kMaxResets) {
+        // the same question: kept once.
+        const bool known =
+            std::find(reset_keys.begin(), reset_keys.end(), pos.key()) != reset_keys.end();
+        if (!known && resets.size() < kMaxResets) {
           resets.push_back(path);
           reset_keys.push_back(pos.key());
-        } else {
+        } else if (!known) {
           complete = false;
         }
       }
