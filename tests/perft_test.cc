@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -398,7 +399,8 @@ struct WalkStats {
 // Walks the whole tree to `depth`. At every node: the key after DoMove equals
 // the key of the same position built from scratch from its FEN, and
 // DoMove+UndoMove restores FEN, key and check state exactly; HasLegalMove
-// agrees with the full generator, and so do the moves GenerateLegalMovesFrom
+// and CountLegalMoves (at every cap from 1 to 3) agree with the full
+// generator, and so do the moves GenerateLegalMovesFrom
 // gives square by square (together, as a set). Stops reporting
 // after a few failures so that one bug does not print a million lines.
 void Walk(Position& pos, int depth, WalkStats& stats) {
@@ -407,6 +409,12 @@ void Walk(Position& pos, int depth, WalkStats& stats) {
   if (HasLegalMove(pos) != any && stats.failures++ < 5)
     ADD_FAILURE() << pos.Fen() << ": HasLegalMove says " << !any;
   const MoveList list(pos);
+  for (int cap = 1; cap <= 3; ++cap) {
+    const int expected = std::min(int(list.size()), cap);
+    if (CountLegalMoves(pos, cap) != expected && stats.failures++ < 5)
+      ADD_FAILURE() << pos.Fen() << ": CountLegalMoves(" << cap << ") says "
+                    << CountLegalMoves(pos, cap) << ", not " << expected;
+  }
   std::vector<Move> all(list.begin(), list.end()), by_square;
   for (int sq = 0; sq < 64; ++sq) {
     Move moves[kMaxMoves];

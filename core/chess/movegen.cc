@@ -192,10 +192,43 @@ bool AnyLegalMove(const Position& pos) {
   return !checkers && pos.castling_rights() && GenerateCastling<kUs>(pos, moves, ksq) != moves;
 }
 
+// The number of legal moves, or `at_most` once that many are found: the
+// men that need no attack test first, the king's steps last. In check,
+// every evasion is generated (checks are a small share of positions).
+template <Color kUs>
+int CountLegalMovesUpTo(const Position& pos, int at_most) {
+  MoveBuffer buffer;
+  Move* const moves = buffer.moves;
+  if (pos.checkers()) {
+    return std::min(int(Generate<kUs>(pos, moves, kEveryMan) - moves), at_most);
+  }
+  const Square ksq = pos.king_square(kUs);
+  const Bitboard target = ~pos.pieces(kUs);
+  const Bitboard pinned = pos.pinned();
+  Move* end = GeneratePieceMoves<kKnight>(pos, moves, kUs, target, pinned, ksq, kEveryMan);
+  if (end - moves >= at_most) return at_most;
+  end = GeneratePawnMoves<kUs>(pos, end, target, pinned, ksq, kEveryMan);
+  if (end - moves >= at_most) return at_most;
+  end = GeneratePieceMoves<kBishop>(pos, end, kUs, target, pinned, ksq, kEveryMan);
+  if (end - moves >= at_most) return at_most;
+  end = GeneratePieceMoves<kRook>(pos, end, kUs, target, pinned, ksq, kEveryMan);
+  if (end - moves >= at_most) return at_most;
+  end = GeneratePieceMoves<kQueen>(pos, end, kUs, target, pinned, ksq, kEveryMan);
+  int count = int(end - moves) + PopCount(KingDestinations<kUs>(pos, ksq));
+  if (count >= at_most) return at_most;
+  if (pos.castling_rights()) count += int(GenerateCastling<kUs>(pos, moves, ksq) - moves);
+  return std::min(count, at_most);
+}
+
 }  // namespace
 
 bool HasLegalMove(const Position& pos) {
   return pos.side_to_move() == kWhite ? AnyLegalMove<kWhite>(pos) : AnyLegalMove<kBlack>(pos);
+}
+
+int CountLegalMoves(const Position& pos, int at_most) {
+  return pos.side_to_move() == kWhite ? CountLegalMovesUpTo<kWhite>(pos, at_most)
+                                      : CountLegalMovesUpTo<kBlack>(pos, at_most);
 }
 
 Move* GenerateLegalMoves(const Position& pos, Move* out) {

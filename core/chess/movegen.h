@@ -34,6 +34,11 @@ Move* GenerateLegalMovesFrom(const Position& pos, Square from, Move* out);
 // tests call it once per node of the mate searches.
 bool HasLegalMove(const Position& pos);
 
+// The number of legal moves of `pos`, counted up to `at_most` (then
+// `at_most` is returned): whether a position has none, one or several
+// costs a fraction of generating them all. Replay calls it after every move.
+int CountLegalMoves(const Position& pos, int at_most);
+
 // Convenience container; cheap (no heap).
 class MoveList {
  public:

@@ -22,6 +22,10 @@
 
 namespace arbiter {
 
+// The ply cap the callers give Find: guided lines may be long (a king walk,
+// then a promotion, then the mate).
+inline constexpr int kGuidedMaxPlies = 120;
+
 class GuidedMateSearch {
  public:
   // At most `node_budget` nodes and `move_budget` moves generated at them.

@@ -52,9 +52,6 @@ constexpr uint64_t kMiddleDiveNodes = 30000;
 constexpr size_t kStillMenSets = 8;
 constexpr uint64_t kStillMenProbes = 2000;
 
-// Guided lines may be long (a king walk, then a promotion, then the mate).
-constexpr int kGuidedMaxPlies = 120;
-
 // A guided dive's node costs a move generation and a table probe, several
 // times less than a node of the exhaustive exploration (an exact set and
 // static proofs): the longer dive gets this many nodes per unit of budget.

@@ -7,38 +7,10 @@
 #include "core/chess/movegen.h"
 #include "core/mate/fortress.h"
 #include "core/mate/material.h"
+#include "core/mate/position_set.h"
 
 namespace arbiter {
 namespace {
-
-// Exact encoding of a position's identity in 32 bytes: occupancy, then one
-// nibble per occupied square in square order, plus side, castling and e.p.
-struct Packed {
-  uint64_t occupied;
-  uint64_t nibbles[2];
-  uint32_t extra;  // side | castling << 1 | ep << 5
-  uint32_t hash;   // low bits of the Zobrist key, to speed up the table
-  bool operator==(const Packed& o) const {
-    return occupied == o.occupied && nibbles[0] == o.nibbles[0] && nibbles[1] == o.nibbles[1] &&
-           extra == o.extra;
-  }
-};
-
-struct PackedHash {
-  size_t operator()(const Packed& p) const { return p.hash; }
-};
-
-Packed Pack(const Position& pos) {
-  Packed p{pos.pieces(), {0, 0}, 0, uint32_t(pos.key())};
-  int i = 0;
-  for (Bitboard b = pos.pieces(); b; ++i) {
-    Square s = PopLsb(b);
-    p.nibbles[i / 16] |= uint64_t(pos.piece_on(s)) << (4 * (i % 16));
-  }
-  p.extra = uint32_t(pos.side_to_move()) | (uint32_t(pos.castling_rights()) << 1) |
-            (uint32_t(pos.ep_square()) << 5);
-  return p;
-}
 
 // Whether the move that led to `pos` may have closed the position: a
 // capture, a promotion, or a pawn push that ran into a pawn.
@@ -105,7 +77,7 @@ struct ReachableExplorer::State {
   // Returns true when the current position, reached by `last` (none at the
   // start), must be expanded.
   bool Enter(std::optional<Move> last) {
-    if (!seen.insert(Pack(pos)).second) return false;
+    if (!seen.Insert(pos)) return false;
     ++result.positions;
     if (cutter.Denied(pos, !last || MayHaveLocked(pos, *last))) return false;
     MoveList moves(pos);
@@ -126,8 +98,7 @@ struct ReachableExplorer::State {
   Position pos;
   Color winner;
   StaticCutter cutter;
-  // Open addressing: a node-based set would allocate for every position.
-  absl::flat_hash_set<Packed, PackedHash> seen;
+  PositionSet seen;
   std::vector<Level> stack;
   std::vector<Move> arena;
   ReachabilityResult result;
@@ -143,9 +114,10 @@ const ReachabilityResult& ReachableExplorer::Explore(uint64_t max_positions) {
   State& s = *state_;
   ReachabilityResult& result = s.result;
   if (result.outcome != ReachabilityResult::kBudgetExhausted) return result;
-  // Sized for the budget at once: growing by doubling rehashed every
-  // position up to 18 times, and fresh memory is touched only where used.
-  s.seen.reserve(max_positions);
+  // Sized for the budget at once, up to what a thread keeps between sets:
+  // most explorations use all of a small budget, and a large one (millions
+  // of positions) usually ends long before its budget does.
+  s.seen.Reserve(std::min<uint64_t>(max_positions, PositionSet::kMaxRetainedSlots / 2));
   if (!s.started) {
     s.started = true;
     s.Enter(std::nullopt);
@@ -189,7 +161,8 @@ ReachabilityResult ShortestReachableMate(const Position& start, Color winner,
     Move move;
   };
   std::vector<Node> nodes{{0, Move()}};
-  absl::flat_hash_set<Packed, PackedHash> seen{Pack(start)};
+  PositionSet seen;
+  seen.Insert(start);
   StaticCutter cutter(winner, cuts);
   result.positions = 1;
   auto line_to = [&](uint32_t i, std::vector<Move>* out) {
@@ -234,7 +207,7 @@ ReachabilityResult ShortestReachableMate(const Position& start, Color winner,
           result.outcome = ReachabilityResult::kMateFound;
           return result;
         }
-        if (seen.insert(Pack(pos)).second) {
+        if (seen.Insert(pos)) {
           if (result.positions >= max_positions) {
             result.outcome = ReachabilityResult::kBudgetExhausted;
             return result;

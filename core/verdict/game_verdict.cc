@@ -1,5 +1,7 @@
 #include "core/verdict/game_verdict.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "core/chess/notation.h"
 #include "core/verdict/chess99_verdict.h"
@@ -77,10 +79,15 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
     ruling.moves_after_end = int(raw.moves.size()) - end_ply;
     if (ruling.moves_after_end > 0) out->first_move_after_end = raw.moves[end_ply].san;
   }
-  // The position where the game was ruled: replay up to the ending.
-  Position pos = scratch->start;
-  int end = ruling.ended_at_ply.value_or(int(scratch->moves.size()));
-  for (int i = 0; i < end; ++i) pos.DoMove(scratch->moves[i]);
+  // The position where the game was ruled: the replay's last, unless the
+  // game ended on the board before its last recorded move.
+  const int end = ruling.ended_at_ply.value_or(int(scratch->moves.size()));
+  std::optional<Position> earlier;
+  if (end != int(scratch->moves.size())) {
+    earlier = scratch->start;
+    for (int i = 0; i < end; ++i) earlier->DoMove(scratch->moves[i]);
+  }
+  const Position& pos = earlier ? *earlier : scratch->end;
   out->end_fen = pos.Fen();
   if (tables) out->tablebase = JudgeDeclaredResult(*tables, pos, ruling, declared, rules);
   out->winner_line = UciLine(pos, ruling.winner_can_mate.line);
