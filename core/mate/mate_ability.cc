@@ -48,9 +48,18 @@ constexpr uint64_t kFirstDiveNodes = 2000;
 // 63.6 s, 100,000 1.32 s and 74.7 s; the same answers throughout.
 constexpr uint64_t kMiddleDiveNodes = 30000;
 
-// Still-men lines: sets of men tried, and table probes per set.
+// Still-men lines: sets of men tried, and table probes per set at most;
+// each set costs a table probe before its walk, whatever the walk's share.
+// The walk gets one probe per kBudgetPerStillMenProbe units of budget (2,000
+// at the default budget, the measured setting), and with none the step is
+// skipped: a cost that did not shrink with the budget made `--budget 1`
+// about 4x slower than the default on the shared Lichess file.
 constexpr size_t kStillMenSets = 8;
 constexpr uint64_t kStillMenProbes = 2000;
+constexpr uint64_t kBudgetPerStillMenProbe = 100;
+// ... and below this many probes per set the sets' own probes would cost
+// more than their walks: the step is skipped (budgets under 20,000).
+constexpr uint64_t kStillMenMinProbes = 200;
 
 // A guided dive's node costs a move generation and a table probe, several
 // times less than a node of the exhaustive exploration (an exact set and
@@ -78,6 +87,10 @@ constexpr uint64_t kDiveMovesPerBudget = 60;
 // it, 33 in 49.7 s (the dive settles in tens of milliseconds sides that
 // the longer dive spent half a second failing on).
 constexpr uint64_t kCornerNodesPerBudget = 15;
+// Its set-up (target squares, distances round the walls) costs as much as
+// thousands of nodes: below this many nodes the dive is not tried, so that
+// a small budget stays cheap (the default budget gives it 3 M).
+constexpr uint64_t kCornerMinNodes = 10000;
 
 // Its lines: a king walk round a wall, promotions, the walk back (up to 147
 // plies on CHA's test vector); LineIsPlayable holds them to the 75-move rule.
@@ -283,10 +296,11 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   // 8. A mate with two or three men while the others stand still, read off
   //     the tables (lone minor pieces against pawns and pieces, where the
   //     dives wander longest).
-  if (options.retrograde) {
+  const uint64_t still_probes =
+      std::min(kStillMenProbes, options.node_budget / kBudgetPerStillMenProbe);
+  if (options.retrograde && still_probes >= kStillMenMinProbes) {
     std::vector<Move> still;
-    if (FindMateWithStillMen(pos, side, *options.retrograde, kStillMenSets, kStillMenProbes,
-                             &still))
+    if (FindMateWithStillMen(pos, side, *options.retrograde, kStillMenSets, still_probes, &still))
       return MateAbility{CanMate::kYes, MateProof::kNone, still};
   }
 
@@ -311,8 +325,10 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   if (result.answer != CanMate::kUnknown) return result;
 
   // ... and where a side moves only pawns, with the whole budget before
-  //    the dives (step 17 then has nothing left to add).
-  if (SomeSideMovesOnlyPawns(pos)) {
+  //    the dives (step 17 then has nothing left to add). The test costs up
+  //    to kPawnMoverProbeNodes nodes: worth it only when the exploration it
+  //    may extend would grow by at least as much.
+  if (options.node_budget >= probe + kPawnMoverProbeNodes && SomeSideMovesOnlyPawns(pos)) {
     result = ExploreForMate(pos, side, explorer, options.node_budget);
     if (result.answer != CanMate::kUnknown) return result;
   }
@@ -323,8 +339,9 @@ MateAbility AnalyzeMateAbility(const Position& pos, Color side, const MateSearch
   // 11. The corner dive: the long composed mates through walls, which
   //     the guided dives wander past (not charged: see
   //     kCornerNodesPerBudget).
-  {
-    CornerMateSearch corner(side, options.node_budget * kCornerNodesPerBudget);
+  if (const uint64_t corner_nodes = options.node_budget * kCornerNodesPerBudget;
+      corner_nodes >= kCornerMinNodes) {
+    CornerMateSearch corner(side, corner_nodes);
     if (corner.Find(work, kCornerMaxPlies, &line) && LineIsPlayable(pos, side, line))
       return MateAbility{CanMate::kYes, MateProof::kNone, line};
   }
