@@ -482,5 +482,32 @@ TEST(perft, MakeUnmakeRestoresStateAndKeysMatchFromScratch) {
   EXPECT_GT(terminal, 0u) << "no mate or stalemate reached: HasLegalMove's false is untested";
 }
 
+// A copy is of the position, not of its history: the same FEN, key and
+// check state, an undo stack of its own that starts at the copy, and moves
+// played on it undo back to it; the original is untouched.
+TEST(perft, CopyStartsItsOwnUndoStack) {
+  Position game = Position::Start();
+  for (const char* uci : {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5"}) {
+    absl::StatusOr<Move> m = ParseUci(game, uci);
+    ASSERT_TRUE(m.ok()) << uci;
+    game.DoMove(*m);
+  }
+  ASSERT_EQ(game.plies_played(), 5);
+  Position copy = game;
+  EXPECT_EQ(copy.plies_played(), 0);
+  EXPECT_EQ(copy.Fen(), game.Fen());
+  EXPECT_EQ(copy.key(), game.key());
+  EXPECT_EQ(copy.checkers(), game.checkers());
+  WalkStats stats;
+  Walk(copy, 2, stats);
+  EXPECT_EQ(stats.failures, 0);
+  EXPECT_EQ(copy.plies_played(), 0);
+  Position assigned = Position::Start();
+  assigned = copy;
+  EXPECT_EQ(assigned.Fen(), game.Fen());
+  EXPECT_EQ(assigned.plies_played(), 0);
+  EXPECT_EQ(game.plies_played(), 5);
+}
+
 }  // namespace
 }  // namespace arbiter

@@ -1,5 +1,8 @@
 #include "core/chess/position.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "core/chess/zobrist.h"
 
 namespace arbiter {
@@ -161,6 +164,30 @@ void Position::DoMove(Move m) {
   ++game_ply_;
   UpdateCheckInfo();
   if (double_push) SetEpSquareIfLegal(Square((from + to) / 2));
+}
+
+Position::Position(const Position& other) { *this = other; }
+
+Position& Position::operator=(const Position& other) {
+  if (this == &other) return *this;
+  board_ = other.board_;
+  std::copy(std::begin(other.by_type_), std::end(other.by_type_), std::begin(by_type_));
+  std::copy(std::begin(other.by_color_), std::end(other.by_color_), std::begin(by_color_));
+  side_to_move_ = other.side_to_move_;
+  chess960_ = other.chess960_;
+  game_ply_ = other.game_ply_;
+  std::copy(std::begin(other.castling_rook_), std::end(other.castling_rook_),
+            std::begin(castling_rook_));
+  std::copy(std::begin(other.castling_mask_), std::end(other.castling_mask_),
+            std::begin(castling_mask_));
+  std::copy(std::begin(other.castling_path_), std::end(other.castling_path_),
+            std::begin(castling_path_));
+  // Room for a search's depth without regrowing; an assignment into a
+  // position that has room keeps it.
+  states_.clear();
+  states_.reserve(kCopyStackReserve);
+  states_.push_back(other.st());
+  return *this;
 }
 
 void Position::UndoMove(Move m) {

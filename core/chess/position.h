@@ -118,8 +118,19 @@ class Position {
   // `m` must be legal. UndoMove must be given the same move.
   void DoMove(Move m);
   void UndoMove(Move m);
-  // Number of moves played since this object was built (undo stack depth).
+  // Number of moves played since this object was built or copied (undo
+  // stack depth).
   int plies_played() const { return int(states_.size()) - 1; }
+
+  // A copy is of the position, not of how it was reached: its undo stack
+  // starts at the copy (plies_played() is 0, and moves played before it
+  // cannot be undone on it). The searches copy the position they start
+  // from, and copying a replayed game's whole stack (a heap block of up to
+  // hundreds of plies) for each was a visible share of a bulk run.
+  Position(const Position& other);
+  Position& operator=(const Position& other);
+  Position(Position&&) noexcept = default;
+  Position& operator=(Position&&) noexcept = default;
 
  private:
   Position() = default;
@@ -137,6 +148,9 @@ class Position {
   bool EnPassantIsLegal(Square ep) const;
   void SetEpSquareIfLegal(Square ep);
   uint64_t ComputeKey() const;
+
+  // Undo-stack entries a copy reserves: the plies of a typical search line.
+  static constexpr size_t kCopyStackReserve = 32;
 
   std::array<Piece, 64> board_{};
   Bitboard by_type_[7] = {};
