@@ -358,6 +358,55 @@ TEST(pgn_reader, ReadsGamesWithoutTagsOrResultsOrBlankLines) {
   }
 }
 
+// ChessBase writes a blank line inside a game's tags: a tag after a blank
+// line continues the game unless the game already has a tag of its name
+// (then it is the next game's, as in the test above).
+TEST(pgn_reader, BlankLineInsideTagsKeepsOneGame) {
+  std::vector<RawGame> games = ReadAll(
+      "[Event \"Olympiad\"]\n"
+      "[White \"A\"]\n"
+      "\n"
+      "[Black \"B\"]\n"
+      "[Result \"1-0\"]\n"
+      "\n"
+      "1. e4 e5 1-0\n"
+      "\n"
+      "[Event \"Tags only\"]\n"
+      "\n"
+      "[Event \"Third\"]\n"
+      "1. d4 *\n");
+  ASSERT_EQ(games.size(), 3u);
+  EXPECT_EQ(*games[0].Tag("Event"), "Olympiad");
+  ASSERT_NE(games[0].Tag("Black"), nullptr);
+  EXPECT_EQ(*games[0].Tag("Black"), "B");
+  EXPECT_EQ(Sans(games[0]), (Strings{"e4", "e5"}));
+  EXPECT_EQ(*games[1].Tag("Event"), "Tags only");
+  EXPECT_TRUE(games[1].moves.empty());
+  EXPECT_EQ(*games[2].Tag("Event"), "Third");
+  for (const RawGame& g : games) EXPECT_TRUE(g.error.ok()) << g.error;
+}
+
+// NUL padding before a game (a real cutechess log starts with half a
+// megabyte of it) is skipped; inside a game it is an error of that game.
+TEST(pgn_reader, SkipsNulPaddingBetweenGames) {
+  std::string text(100000, '\0');
+  text += "[Event \"A\"]\n\n1. e4 e5 1-0\n";
+  text += std::string(10, '\0');
+  text += "\n[Event \"B\"]\n\n1. d4 ";
+  text += '\0';
+  text += " d5 0-1\n";
+  std::vector<RawGame> games = ReadAll(text);
+  ASSERT_GE(games.size(), 2u);
+  EXPECT_TRUE(games[0].error.ok()) << games[0].error;
+  EXPECT_EQ(*games[0].Tag("Event"), "A");
+  EXPECT_EQ(games[0].first_line, 1);
+  EXPECT_EQ(Sans(games[0]), (Strings{"e4", "e5"}));
+  EXPECT_EQ(*games[1].Tag("Event"), "B");
+  EXPECT_FALSE(games[1].error.ok());
+  EXPECT_NE(std::string(games[1].error.message()).find("unexpected character"), std::string::npos)
+      << games[1].error;
+}
+
 TEST(pgn_reader, ReusesGameStorage) {
   PgnReader reader(ByteSource::FromString(std::string(kTwoGames) + kTwoGames));
   RawGame game;

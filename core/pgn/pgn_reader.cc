@@ -297,6 +297,19 @@ void PgnReader::SkipToNextGame() {
   blank_line_seen_ = false;
 }
 
+// Whether `game` already has a tag of the name the tag at `bracket` (a
+// '[' in the line buffer, which ends with '\n') gives.
+bool PgnReader::HasTagNamedAt(const RawGame& game, const char* bracket) {
+  const char* q = bracket + 1;
+  while (IsBlank(*q)) ++q;
+  const char* name = q;
+  while (kClass[static_cast<unsigned char>(*q)] == kToken && *q != ']') ++q;
+  const std::string_view wanted(name, size_t(q - name));
+  for (const auto& [tag, value] : game.tags)
+    if (tag == wanted) return true;
+  return false;
+}
+
 bool PgnReader::Next(RawGame* game) {
   if (!ReadGame(game)) return false;
   ConvertGameToUtf8(game, dropped_text_invalid_);
@@ -361,9 +374,13 @@ bool PgnReader::ReadGame(RawGame* game) {
     at_line_start_ = false;
     switch (c) {
       case '[':
-        // A tag after movetext, or after a blank line following tags, starts
-        // the next game: leave it for the next call.
-        if (phase_ == Phase::kMovetext || (phase_ == Phase::kHeader && blank_line_seen_)) {
+        // A tag after movetext starts the next game: leave it for the next
+        // call. So does a tag after a blank line following tags (a game of
+        // tags only, then the next game's), unless the game has no tag of
+        // that name yet: ChessBase writes a blank line inside one game's
+        // tags, and python-chess and pgn-extract read those as one game.
+        if (phase_ == Phase::kMovetext ||
+            (phase_ == Phase::kHeader && blank_line_seen_ && HasTagNamedAt(*game, p_))) {
           at_line_start_ = line_start;
           return true;
         }
@@ -415,6 +432,16 @@ bool PgnReader::ReadGame(RawGame* game) {
           game->moves.back().nags.push_back(nag);
         break;
       }
+      case '\0':
+        // Padding some writers leave before a game (a cutechess log began
+        // with 525,108 NUL bytes): skipped, as pgn-extract skips it. Inside
+        // a game it is an error, below.
+        if (phase_ == Phase::kBefore) {
+          at_line_start_ = line_start;
+          ++p_;
+          break;
+        }
+        [[fallthrough]];
       default:
         Fail(game, line_, absl::StrCat("unexpected character '", Printable(char(c)), "'"), p_);
         ++p_;

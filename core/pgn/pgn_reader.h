@@ -132,6 +132,7 @@ class PgnReader {
 
   // Each returns false when the game ended in an error (recorded in it).
   bool ReadTag(RawGame* game);
+  static bool HasTagNamedAt(const RawGame& game, const char* bracket);
   bool ReadComment(RawGame* game);
   bool SkipVariation(RawGame* game);
   bool ReadToken(RawGame* game, bool* game_over);
