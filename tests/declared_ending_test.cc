@@ -110,6 +110,10 @@ TEST(DeclaredEnding, FicsAndIccClosingComments) {
                 kWhite);
   EXPECT_EQ(FromComment("Game aborted on move 1").kind, EndingKind::kUnterminated);
   EXPECT_EQ(FromComment("Game adjourned by mutual agreement").kind, EndingKind::kUnterminated);
+  // Adjourned, then resigned without resuming (a real database's closing
+  // comment for Kasparov-Karpov 1984, game 32).
+  const DeclaredEnding adjourned = FromComment("Game adjourned. Black resigned without resuming");
+  EXPECT_EQ(adjourned.kind, EndingKind::kResignation);
 }
 
 TEST(DeclaredEnding, EngineMatches) {
@@ -135,6 +139,15 @@ TEST(DeclaredEnding, EngineMatches) {
   EXPECT_EQ(FromComment("Black mates").kind, EndingKind::kCheckmate);
   EXPECT_EQ(FromComment("White wins by adjudication: SyzygyTB").kind, EndingKind::kAdjudication);
   EXPECT_EQ(FromTag("adjudication").kind, EndingKind::kAdjudication);
+}
+
+TEST(DeclaredEnding, TablebaseAdjudicationsAndTimeForfeiture) {
+  // TCEC's GUI adjudicates on the tablebases.
+  ExpectClaim(FromTag("GUI TB Mate in 23"), EndingGrounds::kTablebaseClaim);
+  ExpectClaim(FromTag("TB draw"), EndingGrounds::kTablebaseClaim);
+  // A time forfeit, not a forfeit on other grounds.
+  EXPECT_EQ(FromTag("Time forfeiture").kind, EndingKind::kFlagFall);
+  EXPECT_EQ(FromComment("White forfeited on time").kind, EndingKind::kFlagFall);
 }
 
 TEST(DeclaredEnding, CcrlAndArena) {

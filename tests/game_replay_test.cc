@@ -117,6 +117,14 @@ TEST(game_replay, RejectsOtherVariants) {
     EXPECT_PRED_FORMAT2(Contains, Message(game), std::string("unsupported variant ") + name);
     EXPECT_TRUE(game.moves.empty());
   }
+  // Moves that do not even read as PGN (Seirawan gating, Sittuyin
+  // placements) still name the variant, not the token.
+  for (const auto& [name, moves] : {std::pair<const char*, const char*>{"Seirawan", "1. e4/H e5 *"},
+                                    {"Sittuyin", "1. P@e4 ) *"}}) {
+    ReplayedGame game = Replay(std::string("[Variant \"") + name + "\"]\n\n" + moves);
+    EXPECT_PRED_FORMAT2(Contains, Message(game), std::string("unsupported variant ") + name);
+    EXPECT_EQ(game.error_line, 1) << name;
+  }
   for (const char* name : {"Standard", "standard", "Chess", "From Position", ""}) {
     EXPECT_TRUE(Replay(std::string("[Variant \"") + name + "\"]\n\n1. e4 e5 *").error.ok()) << name;
   }

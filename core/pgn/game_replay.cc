@@ -71,7 +71,17 @@ void ReplayGame(const RawGame& raw, ReplayedGame* out) {
   out->error = raw.error;
   out->error_line = raw.error_line;
   out->error_column = raw.error_column;
-  if (!out->error.ok()) return;
+  if (!out->error.ok()) {
+    // A variant's moves ("e7e5/H" in Seirawan chess, drops elsewhere) may
+    // not even read as PGN: the variant is what the user needs to hear.
+    if (const std::string* variant = raw.Tag("Variant");
+        ClassifyVariant(variant) == Variant::kUnsupported) {
+      out->error = GameError(absl::StrCat("unsupported variant ", *variant));
+      out->error_line = raw.first_line;
+      out->error_column = 0;
+    }
+    return;
+  }
   out->error = SetUpStart(raw, out);
   if (!out->error.ok()) {
     out->error_line = raw.first_line;

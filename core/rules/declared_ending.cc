@@ -105,7 +105,10 @@ DeclaredEnding Classify(std::string_view written, const PlayerNames& players) {
   };
 
   if (t == " " || t == " normal ") return ending(EndingKind::kNone);
-  if (Has(t, {" unterminated ", " abort", " adjourn", " not finished ", " in progress "}))
+  // An adjourned game may have ended without being resumed: "adjourned,
+  // Black resigned" (Kasparov-Karpov 1984, game 32) is a resignation.
+  if (Has(t, {" unterminated ", " abort", " adjourn", " not finished ", " in progress "}) &&
+      !Has(t, {" resign"}))
     return ending(EndingKind::kUnterminated);
   // Claims an arbiter rules on (before the time words: "quickplay finish
   // claim, flag about to fall" is a claim).
@@ -115,21 +118,24 @@ DeclaredEnding Classify(std::string_view written, const PlayerNames& players) {
   if (Has(t, {" insufficient losing chance", " 14h "}))
     return ending(EndingKind::kClaim, EndingGrounds::kInsufficientLosingChances);
   if (Has(t, {" tablebase claim", " tablebase win claim", " tablebase draw claim",
-              " claimed by tablebase", " tablebase adjudication", " egtb claim"}))
+              " claimed by tablebase", " tablebase adjudication", " egtb claim",
+              // Engine GUIs' tablebase adjudications (TCEC: "GUI TB Mate in 23").
+              " tb mate ", " tb win ", " tb draw ", " tb loss ", " tb adjudication "}))
     return ending(EndingKind::kClaim, EndingGrounds::kTablebaseClaim);
   if (Has(t, {" both players ran out of time ", " both flags "}))
     return ending(EndingKind::kClaim, EndingGrounds::kBothFlagsFell);
   const bool on_time =
-      t == " time " || t == " flag " || Has(t, {" forfeits on time ", " forfeit on time ",
-                                                " loses on time ",    " lost on time ",
-                                                " lose on time ",     " wins on time ",
-                                                " won on time ",      " win on time ",
-                                                " drawn on time ",    " ran out of time ",
-                                                " runs out of time ", " run out of time ",
-                                                " time forfeit ",     " timeout ",
-                                                " time out ",         " timed out ",
-                                                " flag fall ",        " flag fell ",
-                                                " flagged ",          " time control exceeded "});
+      t == " time " || t == " flag " || Has(t, {" forfeits on time ",  " forfeit on time ",
+                                                " loses on time ",     " lost on time ",
+                                                " lose on time ",      " wins on time ",
+                                                " won on time ",       " win on time ",
+                                                " drawn on time ",     " ran out of time ",
+                                                " runs out of time ",  " run out of time ",
+                                                " time forfeit ",      " time forfeiture ",
+                                                " forfeited on time ", " timeout ",
+                                                " time out ",          " timed out ",
+                                                " flag fall ",         " flag fell ",
+                                                " flagged ",           " time control exceeded "});
   const bool insufficient =
       Has(t, {" insufficient material ", " insufficient mating material ", " no material to mate ",
               " no mating material ", " neither player has mating material ", " dead position "});
