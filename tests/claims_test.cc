@@ -95,9 +95,9 @@ TEST(QuickplayFinish, RejectedOffTheMoveUnderOtherRulesAndWithAnIncrement) {
   const ClaimRuling uscf = Judge(kBareKingCannotMate, ClaimKind::kQuickplayFinish, Ruleset::kUscf);
   EXPECT_EQ(uscf.answer, ClaimAnswer::kRejected);
   EXPECT_EQ(uscf.basis, ClaimBasis::kNotUnderTheseRules) << uscf.reason;
-  const ClaimRuling increment =
-      Judge(kBareKingCannotMate, ClaimKind::kQuickplayFinish, Ruleset::kFide, std::nullopt,
-            ClaimedOutcome::kDraw, WithTables(), ClaimConditions{.adds_time = true});
+  const ClaimRuling increment = Judge(
+      kBareKingCannotMate, ClaimKind::kQuickplayFinish, Ruleset::kFide, std::nullopt,
+      ClaimedOutcome::kDraw, WithTables(), ClaimConditions{.adds_time = true, .blitz = false});
   EXPECT_EQ(increment.answer, ClaimAnswer::kRejected);
   EXPECT_EQ(increment.basis, ClaimBasis::kClockConditions);
   // A finished game has nothing to claim.
@@ -335,8 +335,16 @@ TEST(RecordedClaims, AnIncrementOrADelayRulesOutTheDrawClaims) {
   };
   for (const char* time_control : {"900+10", "G/30;d5", "40/5400+30:1800+30"})
     EXPECT_EQ(claim_under(time_control).basis, ClaimBasis::kClockConditions) << time_control;
-  for (const char* time_control : {"900", "900+0", "G/30;d0", "-"})
+  for (const char* time_control : {"900", "900+0", "G/30;d0", "-", "40/7200:3600", "601"})
     EXPECT_EQ(claim_under(time_control).answer, ClaimAnswer::kUpheld) << time_control;
+  // III.2.2: Guidelines III are for standard and rapid games; blitz is 10
+  // minutes or less per player.
+  for (const char* time_control : {"300", "180", "600", "*300"}) {
+    const ClaimRuling blitz = claim_under(time_control);
+    EXPECT_EQ(blitz.answer, ClaimAnswer::kRejected) << time_control;
+    EXPECT_EQ(blitz.basis, ClaimBasis::kClockConditions) << time_control;
+    EXPECT_NE(blitz.reason.find("III.2.2"), std::string::npos) << blitz.reason;
+  }
 }
 
 TEST(RecordedClaims, AClaimWhereTheBoardEndedTheGameIsMoot) {

@@ -47,6 +47,10 @@ ClaimRuling JudgeDrawClaim(const Position& pos, ClaimRuling r, const MateSearchO
                          "increment, and this game's time control does"
                        : "Guidelines III apply to games without increment, and this game's time "
                          "control adds time per move");
+  if (!uscf && conditions.blitz.value_or(false))
+    return Answer(std::move(r), ClaimAnswer::kRejected, ClaimBasis::kClockConditions,
+                  "Guidelines III apply only to standard and rapid games (III.2.2), and this "
+                  "game's time control, 10 minutes or less per player, makes it blitz");
 
   MateAbility mate;
   if (known.can_mate[opponent]) {

@@ -43,6 +43,10 @@ struct ClaimConditions {
   // True when the game adds time per move (an increment or a delay): III.5
   // and 14H are for games without either.
   std::optional<bool> adds_time;
+  // True for a blitz game (FIDE Appendix B: 10 minutes or less per player,
+  // 60 moves' increments included): III.2.2 limits Guidelines III to
+  // standard and rapid games. Unset when the record does not say.
+  std::optional<bool> blitz;
 };
 
 struct ClaimRuling {

@@ -30,6 +30,39 @@ std::optional<bool> AddsTime(std::string_view tag) {
   return adds;
 }
 
+// Whether the TimeControl tag makes the game blitz: its first period's
+// seconds plus 60 increments at most 600 (FIDE Appendix B). A move-count
+// period ("40/7200") gives its seconds; unset when the tag does not say.
+std::optional<bool> IsBlitz(std::string_view tag) {
+  if (tag.empty() || tag == "-" || tag == "?") return std::nullopt;
+  absl::string_view period(tag.data(), tag.size());
+  period = period.substr(0, period.find(':'));
+  if (const size_t slash = period.find('/'); slash != absl::string_view::npos)
+    period = period.substr(slash + 1);
+  if (!period.empty() && period[0] == '*') period.remove_prefix(1);  // sandclock
+  auto number = [](absl::string_view digits) -> std::optional<double> {
+    if (digits.empty()) return std::nullopt;
+    double value = 0;
+    for (char c : digits) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+      value = value * 10 + (c - '0');
+    }
+    return value;
+  };
+  const size_t plus = period.find('+');
+  const std::optional<double> base = number(period.substr(0, plus));
+  if (!base) return std::nullopt;
+  double increment = 0;
+  if (plus != absl::string_view::npos) {
+    absl::string_view inc = period.substr(plus + 1);
+    inc = inc.substr(0, inc.find('.'));  // "2.5": whole seconds are enough here
+    const std::optional<double> whole = number(inc);
+    if (!whole) return std::nullopt;
+    increment = *whole;
+  }
+  return *base + 60 * increment <= 600;
+}
+
 Rule RuleOf(ClaimKind kind) {
   switch (kind) {
     case ClaimKind::kQuickplayFinish:
@@ -96,7 +129,8 @@ void ApplyRecordedClaims(const Position& start, const std::vector<Move>& moves,
     if (from_ending && !written) claims.push_back(*from_ending);
   }
   if (claims.empty()) return;
-  const ClaimConditions conditions{.adds_time = AddsTime(declared.time_control)};
+  const ClaimConditions conditions{.adds_time = AddsTime(declared.time_control),
+                                   .blitz = IsBlitz(declared.time_control)};
   pos = start;
   int at = 0;
   for (const RecordedClaim& recorded : claims) {
