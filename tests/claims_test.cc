@@ -398,20 +398,34 @@ TEST(UscfFlagFall, AKnightCannotWinOnTimeWithoutAForcedWin) {
   EXPECT_EQ(rook.ruling->rule, Rule::kFlagFall);
 }
 
-// US Chess has no automatic fivefold draw: the ruling stands as FIDE's, but
-// not as certain.
-TEST(UscfFlagFall, AFivefoldRulingIsNotCertainUnderUsChessRules) {
-  const std::string pgn = Game("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30", "[Result \"1/2-1/2\"]",
-                               "30. Kf1 Kf8 31. Kg1 Kg8 32. Kf1 Kf8 33. Kg1 Kg8 34. Kf1 Kf8 35. "
-                               "Kg1 Kg8 36. Kf1 Kf8 37. Kg1 Kg8 1/2-1/2");
-  const GameVerdict fide = Verify(pgn, Ruleset::kFide);
+// US Chess has no automatic fivefold draw (repetition is a claim, 14C):
+// the game goes on, and a checkmate after the fifth occurrence stands.
+TEST(UscfFlagFall, AFivefoldRepetitionDoesNotEndAUsChessGame) {
+  const std::string moves =
+      "30. Kf1 Kf8 31. Kg1 Kg8 32. Kf1 Kf8 33. Kg1 Kg8 34. Kf1 Kf8 35. Kg1 Kg8 36. Kf1 Kf8 37. "
+      "Kg1 Kg8 ";
+  const std::string drawn =
+      Game("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30", "[Result \"1/2-1/2\"]", moves + "1/2-1/2");
+  const GameVerdict fide = Verify(drawn, Ruleset::kFide);
   ASSERT_TRUE(fide.ruling) << fide.error;
   EXPECT_EQ(fide.ruling->rule, Rule::kFivefold);
   EXPECT_TRUE(fide.ruling->certain);
-  const GameVerdict uscf = Verify(pgn, Ruleset::kUscf);
+  const GameVerdict uscf = Verify(drawn, Ruleset::kUscf);
   ASSERT_TRUE(uscf.ruling);
-  EXPECT_EQ(uscf.ruling->rule, Rule::kFivefold);
-  EXPECT_FALSE(uscf.ruling->certain);
+  EXPECT_NE(uscf.ruling->rule, Rule::kFivefold);
+  EXPECT_EQ(uscf.ruling->ruling, GameResult::kDraw);
+
+  const std::string mated =
+      Game("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30", "[Result \"1-0\"]", moves + "38. Ra8# 1-0");
+  const GameVerdict fide_mate = Verify(mated, Ruleset::kFide);
+  ASSERT_TRUE(fide_mate.ruling);
+  EXPECT_EQ(fide_mate.ruling->rule, Rule::kFivefold);
+  EXPECT_EQ(fide_mate.ruling->moves_after_end, 1);
+  const GameVerdict uscf_mate = Verify(mated, Ruleset::kUscf);
+  ASSERT_TRUE(uscf_mate.ruling);
+  EXPECT_EQ(uscf_mate.ruling->rule, Rule::kCheckmate);
+  EXPECT_EQ(uscf_mate.ruling->ruling, GameResult::kWhiteWins);
+  EXPECT_TRUE(uscf_mate.ruling->agrees);
 }
 
 }  // namespace

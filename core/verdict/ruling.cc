@@ -201,14 +201,15 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
   bool ended = false;
   for (size_t ply = 0;; ++ply) {
     GameStatus status = AutomaticEnding(game, kClosedPositionBudget, options.retrograde);
+    // US Chess has no automatic fivefold or 75-move draw: repetition and
+    // the fifty-move rule are claims there (14C, 14F), so the game goes on,
+    // and a checkmate played later stands. (Ending checks mate, stalemate
+    // and dead positions before these two, so nothing else is passed over.)
+    if (rules == Ruleset::kUscf &&
+        (status == GameStatus::kFivefold || status == GameStatus::kSeventyFiveMoves))
+      status = GameStatus::kOngoing;
     if (status != GameStatus::kOngoing) {
       r = Ended(status, game.position(), int(ply));
-      // US Chess has no automatic fivefold or 75-move draw (repetition and
-      // the fifty-move rule are claims there, 14C and 14F): Arbiter still
-      // ends the game as FIDE 9.6 does, but does not call that certain.
-      if (rules == Ruleset::kUscf &&
-          (status == GameStatus::kFivefold || status == GameStatus::kSeventyFiveMoves))
-        r.certain = false;
       r.moves_after_end = int(moves.size() - ply);
       ended = true;
       break;
