@@ -1,6 +1,7 @@
 #include "core/render/verdict_output.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "core/render/game_verdict_json.h"
 #include "core/render/json.h"
 #include "core/render/san_line.h"
@@ -57,7 +58,9 @@ std::string TextLine(const GameVerdict& v) {
                                   ToString(r.ruling), " by ", ToString(r.rule));
   if (!r.article.empty()) absl::StrAppend(&line, " (", r.article, ")");
   if (r.ended_at_ply) absl::StrAppend(&line, " after ply ", *r.ended_at_ply);
-  if (r.moves_after_end) absl::StrAppend(&line, ", ", r.moves_after_end, " plies played after");
+  if (r.moves_after_end)
+    absl::StrAppend(&line, ", ", r.moves_after_end,
+                    r.moves_after_end == 1 ? " ply played after" : " plies played after");
   if (r.flag_fallen_by) {
     absl::StrAppend(&line, ", ", *r.flag_fallen_by == kWhite ? "White" : "Black", "'s flag (by ",
                     ToString(r.flag_evidence), ")");
@@ -137,8 +140,11 @@ std::string VerdictSummary::Text(double seconds) const {
   if (tablebases)
     absl::StrAppend(&out, "Tablebase: ", tablebase_covered, " final positions covered, ",
                     tablebase_contradictions, " contradictions\n");
-  absl::StrAppend(&out, "Time: ", seconds, " s (", seconds > 0 ? int64_t(games / seconds) : 0,
-                  " games/s)\n");
+  // Hundredths, or whole seconds past 100: the run's time is a reading.
+  absl::StrAppend(
+      &out, "Time: ",
+      (seconds >= 100 ? absl::StrFormat("%.0f", seconds) : absl::StrFormat("%.2f", seconds)),
+      " s (", seconds > 0 ? int64_t(games / seconds) : 0, " games/s)\n");
   return out;
 }
 
