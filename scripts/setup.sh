@@ -58,6 +58,11 @@ done
 BUILD_DIR=${BUILD_DIR:-build}
 export CCACHE_BASEDIR="$PWD"
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-}
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
 fi
+# Warnings are errors here as in CI (this is the compiler CI uses): the
+# build scripts/test.sh checks is then this very one, and the README's
+# second command compiles nothing the first already did. A flag that
+# differed would change every compile line and miss ccache for all of it.
+cmake -S . -B "$BUILD_DIR" -DARBITER_WERROR=ON ${CMAKE_ARGS:-} >/dev/null
 cmake --build "$BUILD_DIR" --parallel "$(nproc)"
