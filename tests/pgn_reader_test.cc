@@ -407,6 +407,23 @@ TEST(pgn_reader, SkipsNulPaddingBetweenGames) {
       << games[1].error;
 }
 
+// A file cut off inside a game's moves: the game declares a result in its
+// tags but the input ends before the result token.
+TEST(pgn_reader, FlagsAGameCutOffInItsMoves) {
+  std::vector<RawGame> games = ReadAll(
+      "[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"
+      "[Result \"0-1\"]\n\n1. d4 d5\n2. c4");
+  ASSERT_EQ(games.size(), 2u);
+  EXPECT_TRUE(games[0].error.ok()) << games[0].error;
+  EXPECT_FALSE(games[1].error.ok());
+  EXPECT_NE(std::string(games[1].error.message()).find("cut off"), std::string::npos)
+      << games[1].error;
+  EXPECT_EQ(games[1].error_line, 8);
+  // Without a Result tag nothing was promised: a fragment of moves is read
+  // as it stands (see ReadsGamesWithoutTagsOrResultsOrBlankLines).
+  EXPECT_TRUE(ReadAll("1. e4 e5 2. Nf3")[0].error.ok());
+}
+
 TEST(pgn_reader, ReusesGameStorage) {
   PgnReader reader(ByteSource::FromString(std::string(kTwoGames) + kTwoGames));
   RawGame game;

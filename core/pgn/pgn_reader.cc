@@ -454,6 +454,15 @@ bool PgnReader::ReadGame(RawGame* game) {
     InputEnded(game, line_, "");
     return true;
   }
+  // A record that declares a result in its tags writes it after the moves
+  // too (PGN 8.2.6): movetext that the input ends in without it is a file
+  // cut off, not a finished game.
+  if (phase_ == Phase::kMovetext && game->error.ok() && game->result_token.empty() &&
+      game->Tag("Result") != nullptr) {
+    Fail(game, game->moves.empty() ? line_ : game->moves.back().line,
+         "the input ends inside this game's moves, before the result its Result tag declares: "
+         "the file may be cut off");
+  }
   if (phase_ != Phase::kBefore) return true;
   done_ = true;
   return false;
