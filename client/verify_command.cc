@@ -437,8 +437,9 @@ Command AddVerify(CLI::App& arbiter, ConnectionOptions* connection) {
       ->take_all();
   common::AddRulesOption(*verify, &o->rules)
       ->description(
-          "The rule system: chess (the FIDE Laws) or chess99, which judges games\n"
-          "without a [Variant] tag as Chess 99 games");
+          "The rule system: fide (the FIDE Laws; \"chess\" too), uscf (US Chess:\n"
+          "flag falls under 14E, claims under 14H), iccf (correspondence: tablebase\n"
+          "claims) or chess99, which judges games without a [Variant] tag as Chess 99");
   common::AddSearchOptions(*verify, &o->search);
   common::AddSyzygyOption(*verify, &o->syzygy)
       ->description(
