@@ -428,5 +428,27 @@ TEST(UscfFlagFall, AFivefoldRepetitionDoesNotEndAUsChessGame) {
   EXPECT_TRUE(uscf_mate.ruling->agrees);
 }
 
+// A draw on time with nothing naming the player: the fallback is the player
+// to move, but the last mover's clock at zero points to the other flag.
+// Where the two readings rule differently (here 1-0 against a draw: Black
+// has a bare king), the ruling is uncertain.
+TEST(FlagEvidence, AClockThatPointsElsewhereMakesTheRulingUncertain) {
+  const std::string tags = "[Result \"1/2-1/2\"]\n[Termination \"Time forfeit\"]";
+  const GameVerdict conflicting =
+      Verify(Game("8/8/4k3/8/8/8/3PK3/7R w - - 0 40", tags, "40. Kd3 {[%clk 0:00:00]} 1/2-1/2"),
+             Ruleset::kFide);
+  ASSERT_TRUE(conflicting.ruling) << conflicting.error;
+  EXPECT_EQ(conflicting.ruling->flag_evidence, FlagEvidence::kSideToMove);
+  EXPECT_EQ(conflicting.ruling->flag_fallen_by, kBlack);
+  EXPECT_FALSE(conflicting.ruling->certain);
+  // The same with the last mover's clock above zero: nothing conflicts.
+  const GameVerdict plain =
+      Verify(Game("8/8/4k3/8/8/8/3PK3/7R w - - 0 40", tags, "40. Kd3 {[%clk 0:00:05]} 1/2-1/2"),
+             Ruleset::kFide);
+  ASSERT_TRUE(plain.ruling) << plain.error;
+  EXPECT_EQ(plain.ruling->flag_evidence, FlagEvidence::kSideToMove);
+  EXPECT_TRUE(plain.ruling->certain);
+}
+
 }  // namespace
 }  // namespace arbiter

@@ -352,7 +352,7 @@ TEST(ReportCli, SanLinesInAnalyzeAndVerify) {
   r = Arbiter("verify " + games);
   EXPECT_TRUE(std::regex_search(
       r.out, std::regex("#3: 1/2-1/2 -> 1-0 by flag_fall \\(6.9\\) after ply 1, Black's flag "
-                        "\\(by side_to_move\\)  DISAGREES  White can mate: 30\\.\\.\\. "
+                        "\\(by being the player to move\\)  DISAGREES  White can mate: 30\\.\\.\\. "
                         "[^\\n]*#\\n")))
       << r.out;
 }

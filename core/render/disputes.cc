@@ -110,8 +110,8 @@ std::vector<std::string> EvidenceOf(const GameVerdict& v) {
     out.push_back(DeadByMaterial(v.end_fen) ? "neither side can mate (proof: material)"
                                             : "neither side can mate");
   if (r.flag_fallen_by)
-    out.push_back(absl::StrCat(SideName(*r.flag_fallen_by),
-                               "'s flag fell (evidence: ", ToString(r.flag_evidence), ")"));
+    out.push_back(absl::StrCat(SideName(*r.flag_fallen_by), "'s flag fell (by ",
+                               FlagEvidenceWords(r.flag_evidence), ")"));
   if (r.winner_side) {
     const char* side = SideName(*r.winner_side);
     const MateAbility& m = r.winner_can_mate;

@@ -63,7 +63,7 @@ std::string TextLine(const GameVerdict& v) {
                     r.moves_after_end == 1 ? " ply played after" : " plies played after");
   if (r.flag_fallen_by) {
     absl::StrAppend(&line, ", ", *r.flag_fallen_by == kWhite ? "White" : "Black", "'s flag (by ",
-                    ToString(r.flag_evidence), ")");
+                    FlagEvidenceWords(r.flag_evidence), ")");
   }
   if (r.declared_grounds_hold == false)
     absl::StrAppend(&line, ", declared ", ToString(r.declared_ending.grounds), " does not hold");

@@ -174,6 +174,22 @@ void ApplyUscfFlagFall(const Position& pos, const MateSearchOptions& options, Ru
 
 }  // namespace
 
+const char* FlagEvidenceWords(FlagEvidence evidence) {
+  switch (evidence) {
+    case FlagEvidence::kNone:
+      return "nothing";
+    case FlagEvidence::kTermination:
+      return "the record's words";
+    case FlagEvidence::kClock:
+      return "the clock";
+    case FlagEvidence::kResult:
+      return "the declared result";
+    case FlagEvidence::kSideToMove:
+      return "being the player to move";
+  }
+  return "nothing";
+}
+
 const char* ToString(FlagEvidence evidence) {
   switch (evidence) {
     case FlagEvidence::kNone:
@@ -246,7 +262,16 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
       // left was in time (Lichess records 228 such wins on time in 37,221
       // games, each lost by the player to move).
       std::optional<Color> clock = ClockAtZero(start, declared.clock_centis);
-      if (clock != pos.side_to_move()) clock.reset();
+      // The last mover's clock at zero points to that player's flag; where
+      // nothing else names a player, the fallback (the player to move)
+      // points to the other. The zero is weak evidence (whole seconds: a
+      // move made with under a second left was in time), and the declared
+      // result usually settles it (11 such draws on the shared Lichess file
+      // agree with the player to move's flag only). Where the ruling
+      // contradicts the record but the clock's reading bears the record
+      // out, the evidence conflicts and the ruling is not certain.
+      const bool clock_points_elsewhere = clock && *clock != pos.side_to_move();
+      if (clock_points_elsewhere) clock.reset();
       if (ending.flag_of) {
         r.flag_fallen_by = ending.flag_of;
         r.flag_evidence = FlagEvidence::kTermination;
@@ -263,6 +288,12 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
       if (clock && declared_winner) r.clock_contradicts_result = *clock == *declared_winner;
       RuleLossUnlessCannotMate(pos, ~*r.flag_fallen_by, Rule::kFlagFall, Rule::kFlagFallCannotMate,
                                "6.9", options, &r);
+      if (r.flag_evidence == FlagEvidence::kSideToMove && clock_points_elsewhere) {
+        Ruling other;
+        RuleLossUnlessCannotMate(pos, pos.side_to_move(), Rule::kFlagFall,
+                                 Rule::kFlagFallCannotMate, "6.9", options, &other);
+        if (result && other.ruling == *result && r.ruling != *result) r.certain = false;
+      }
       if (rules == Ruleset::kUscf) {
         ApplyUscfFlagFall(pos, options, &r);
         // A "cannot mate" that rests on FIDE's 75-move rule, which US Chess

@@ -48,6 +48,8 @@ enum class FlagEvidence {
   kSideToMove,   // a draw on time with nothing else to go by: the player to move
 };
 const char* ToString(FlagEvidence evidence);
+// The same in words, for text: "the clock", "being the player to move".
+const char* FlagEvidenceWords(FlagEvidence evidence);
 
 struct Ruling {
   GameResult ruling = GameResult::kUnfinished;  // the correct result
