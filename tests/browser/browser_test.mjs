@@ -706,10 +706,10 @@ test('an insufficient-losing-chances claim is upheld under the US Chess rules; a
 });
 
 test('a pasted PGN with [%claim] comments: each verdict\'s claims in the game view, under the rules chosen', async () => {
-  const pgn = `[Event "Blitz: a quickplay-finish claim"]
+  const pgn = `[Event "Rapid: a quickplay-finish claim"]
 [Site "claim-game"]
 [Result "1/2-1/2"]
-[TimeControl "300"]
+[TimeControl "1500"]
 
 1. e4 e5 2. Nf3 Nc6 {[%claim quickplay_finish]} 1/2-1/2
 
