@@ -11,6 +11,7 @@ TableWarmup::TableWarmup(RetrogradeSolver* solver, std::string role)
   if (solver_)
     for (const std::string& signature : AllRetrogradeSignatures())
       if (!solver_->Holds(signature)) missing_.push_back(signature);
+  total_ = missing_.size();
   if (missing_.empty()) {
     if (solver_) digest_ = solver_->digest();
     ready_ = true;
@@ -33,25 +34,25 @@ TableWarmup::~TableWarmup() {
 }
 
 void TableWarmup::Build() {
-  for (const std::string& signature : missing_) {
-    if (stopping_) return;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      current_ = signature;
-    }
+  // Every core (the solver's generation threads), each table after its
+  // sub-tables; a stop lets the tables under way finish (seconds).
+  const absl::Status built = solver_->Obtain(missing_, [this](const RetrogradeTableOutcome& t) {
     // A table that fails here is not retried: the request that needs it
     // gets the solver's error (a damaged file, say), which names the cause.
-    if (absl::Status s = solver_->Table(signature).status(); !s.ok())
-      std::fprintf(stderr, "%s: retrograde table %s: %s\n", role_.c_str(), signature.c_str(),
-                   std::string(s.message()).c_str());
+    if (!t.status.ok())
+      std::fprintf(stderr, "%s: retrograde table %s: %s\n", role_.c_str(), t.signature.c_str(),
+                   std::string(t.status.message()).c_str());
     std::lock_guard<std::mutex> lock(mu_);
     ++built_;
-  }
+    return !stopping_.load();
+  });
+  if (stopping_) return;
+  (void)built;  // each failure was logged above
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::string digest = solver_->digest();
   std::fprintf(stderr, "%s: %zu retrograde tables built in %.1f s; ruling now with %s\n",
-               role_.c_str(), missing_.size(), seconds, digest.c_str());
+               role_.c_str(), total_, seconds, digest.c_str());
   {
     std::lock_guard<std::mutex> lock(mu_);
     digest_ = std::move(digest);
@@ -66,19 +67,26 @@ std::string TableWarmup::digest() const {
 
 absl::Status TableWarmup::Ready() const {
   if (ready_) return absl::OkStatus();
+  const RetrogradeProgress progress = solver_->progress();
   std::lock_guard<std::mutex> lock(mu_);
+  std::string now;
+  for (const std::string& name : progress.generating)
+    absl::StrAppend(&now, now.empty() ? "" : ", ", name);
+  if (now.empty()) now = "loading";
   std::string eta;
-  if (built_ > 0) {
+  if (progress.seconds_left) {
+    // From the positions left and the rate measured so far.
+    eta = absl::StrCat(", about ", int(*progress.seconds_left + 1), " s left");
+  } else if (built_ > 0 && built_ < total_) {
     // Tables differ in size, so this is rough: the mean so far.
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    eta = absl::StrCat(", about ",
-                       int(seconds / double(built_) * double(missing_.size() - built_) + 1),
+    eta = absl::StrCat(", about ", int(seconds / double(built_) * double(total_ - built_) + 1),
                        " s left");
   }
   return absl::UnavailableError(
       absl::StrCat("building the retrograde tables (3-4 men) before ruling: ", built_, " of ",
-                   missing_.size(), " built, ", current_, " now", eta, "; retry shortly"));
+                   total_, " built, ", now, " now", eta, "; retry shortly"));
 }
 
 }  // namespace arbiter::common

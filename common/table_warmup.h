@@ -30,11 +30,12 @@ namespace arbiter::common {
 class TableWarmup {
  public:
   // Builds, on a thread of its own, each table of AllRetrogradeSignatures()
-  // that `solver` does not hold now; with none missing (or no solver) it is
-  // ready at once. `solver` outlives this. `role` names the process in the
-  // log lines ("arbiter-worker", "arbiter serve").
+  // that `solver` does not hold now, on every core (the solver's
+  // generation threads: tables that do not depend on each other at once);
+  // with none missing (or no solver) it is ready at once. `solver` outlives this. `role` names the
+  // process in the log lines ("arbiter-worker", "arbiter serve").
   TableWarmup(RetrogradeSolver* solver, std::string role);
-  // Waits for the table being built (seconds at most), then stops.
+  // Waits for the tables being built (seconds at most), then stops.
   ~TableWarmup();
   TableWarmup(const TableWarmup&) = delete;
   TableWarmup& operator=(const TableWarmup&) = delete;
@@ -42,7 +43,8 @@ class TableWarmup {
   // OK once every table is held (or was tried: a table that cannot be
   // built is left to the request that needs it, which reports why);
   // UNAVAILABLE while building, e.g. "building the retrograde tables (3-4
-  // men) before ruling: 12 of 30 built, KRvKN now, about 20 s left".
+  // men) before ruling: 12 of 30 built, KRvKN, KQvKB now, about 20 s left"
+  // (the estimate from the positions left and the rate so far).
   absl::Status Ready() const;
   bool ready() const { return ready_.load(); }
   // Once ready, what the tables held are (RetrogradeSolver::digest(): a
@@ -56,12 +58,12 @@ class TableWarmup {
   RetrogradeSolver* const solver_;
   const std::string role_;
   std::vector<std::string> missing_;
+  size_t total_ = 0;  // missing_.size()
   const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::atomic<bool> ready_{false}, stopping_{false};
   mutable std::mutex mu_;
-  size_t built_ = 0;     // of missing_ (mu_)
-  std::string current_;  // being built now (mu_)
-  std::string digest_;   // set once ready (mu_)
+  size_t built_ = 0;    // of missing_ (mu_)
+  std::string digest_;  // set once ready (mu_)
   std::thread builder_;
 };
 

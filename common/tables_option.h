@@ -4,12 +4,21 @@
 // ($XDG_CACHE_HOME/arbiter/tables, else ~/.cache/arbiter/tables) by
 // default, so that only the first run on a machine pays seconds per table.
 // `--tables ""` keeps them in memory only.
+//
+// While tables are generated, a terminal gets one progress line on stderr
+// (TableProgressLine); a log, a pipe or a test gets nothing until the run's
+// one line of WarnAboutTables.
 #pragma once
+
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -30,14 +39,78 @@ inline CLI::Option* AddTablesOption(CLI::App& command, std::optional<std::string
                   "~/.cache/arbiter/tables); '' keeps them in memory");
 }
 
+// The progress of a solver's generation on stderr, for a person waiting at
+// a terminal: one line, rewritten in place every half second, naming the
+// tables being generated, what they are for, how many tables are left
+// (sub-tables included) and about how long they take ("retrograde tables:
+// generating KQPvK, KRPvK for KPPvK: 7 of 12 done, 5 left, about 25 s"),
+// cut to the terminal's width, and erased when the tables are done
+// (WarnAboutTables then says what they cost). Bursts that only load files
+// show nothing. Written only when stderr is a terminal (Attach): in a log
+// every rewrite would be a line of its own, and tests compare stderr.
+class TableProgressLine {
+ public:
+  explicit TableProgressLine(std::string prefix) : prefix_(std::move(prefix)) {}
+
+  // Makes `solver` report to a new TableProgressLine when stderr is a
+  // terminal; returns it (so that other output can Clear it first), else
+  // nullptr.
+  static std::shared_ptr<TableProgressLine> Attach(RetrogradeSolver& solver,
+                                                   std::string prefix = "retrograde tables") {
+    if (!::isatty(STDERR_FILENO)) return nullptr;
+    auto line = std::make_shared<TableProgressLine>(std::move(prefix));
+    solver.set_progress([line](const RetrogradeProgress& p) { line->Show(p); });
+    return line;
+  }
+
+  void Show(const RetrogradeProgress& p) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!p.generates) return;
+    if (p.finished) {
+      ClearLocked();
+      return;
+    }
+    std::string text = prefix_ + ": " + p.Line();
+    winsize size{};
+    // A line longer than the terminal wraps, and "\r" would not return to
+    // its start.
+    if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 1 &&
+        text.size() >= size.ws_col)
+      text.resize(size.ws_col - 1);
+    std::fprintf(stderr, "\r\033[K%s", text.c_str());
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  // Erases the line (until the next report), before other output.
+  void Clear() {
+    std::lock_guard<std::mutex> lock(mu_);
+    ClearLocked();
+  }
+
+ private:
+  void ClearLocked() {
+    if (shown_) std::fputs("\r\033[K", stderr);
+    shown_ = false;
+  }
+
+  const std::string prefix_;
+  std::mutex mu_;
+  bool shown_ = false;  // mu_
+};
+
 // The retrograde solver of a run: --tables DIR (`option`), else
 // ARBITER_TABLES, else the per-user cache (RetrogradeSolverFor). A path the
 // user named that is not a directory is an error that says so (every save
 // would fail); the default cache in that state only costs a warning
 // (WarnAboutTables) and the tables stay in memory.
+// Its generation's progress goes to stderr when that is a terminal
+// (TableProgressLine); tables are generated on every core.
 inline absl::StatusOr<std::unique_ptr<RetrogradeSolver>> RetrogradeTablesFrom(
     const std::optional<std::string>& option) {
-  return RetrogradeSolverFor(option, kTablesOption);
+  absl::StatusOr<std::unique_ptr<RetrogradeSolver>> solver =
+      RetrogradeSolverFor(option, kTablesOption);
+  if (solver.ok()) TableProgressLine::Attach(**solver);
+  return solver;
 }
 
 // After a command, on stderr so that stdout stays as it was: what the

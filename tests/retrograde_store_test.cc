@@ -10,11 +10,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <string>
@@ -463,6 +465,179 @@ TEST(RetrogradeStore, ConcurrentSavesLeaveWholeFiles) {
   EXPECT_EQ(reader.tables_loaded(), 2u);
   for (const auto& entry : fs::directory_iterator(dir.path()))
     EXPECT_EQ(entry.path().extension(), ".arbt") << entry.path();
+}
+
+// Tables generated side by side are the tables generated one at a time:
+// the files of a parallel build are a serial build's, byte for byte, and
+// so are the digests. K+P v K (promotions into the 3-man tables) and
+// K+R v K+N share sub-tables, so the parallel plan interleaves them.
+TEST(RetrogradeStore, ParallelBuildWritesTheSerialFiles) {
+  const std::vector<std::string> signatures = {"KPvK", "KRvKN"};
+  TempDir serial_dir, parallel_dir;
+  RetrogradeSolver serial(serial_dir.path()), parallel(parallel_dir.path());
+  serial.set_generation_threads(1);
+  parallel.set_generation_threads(4);  // more than the cores, to interleave
+  ASSERT_TRUE(serial.Obtain(signatures).ok());
+  ASSERT_TRUE(parallel.Obtain(signatures).ok());
+  EXPECT_EQ(parallel.tables_generated(), serial.tables_generated());
+  EXPECT_EQ(parallel.tables(), parallel.tables_generated());
+  EXPECT_EQ(parallel.digest(), serial.digest());
+  size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(serial_dir.path())) {
+    const std::string name = entry.path().filename().string();
+    SCOPED_TRACE(name);
+    ++files;
+    EXPECT_EQ(ReadFile(parallel_dir.File(name)), ReadFile(entry.path().string()));
+  }
+  EXPECT_EQ(files, serial.tables());
+  // And the one-table-at-a-time path of probes makes the same files.
+  TempDir probed_dir;
+  RetrogradeSolver probed(probed_dir.path());
+  for (const std::string& signature : signatures) ASSERT_TRUE(probed.Table(signature).ok());
+  EXPECT_EQ(probed.digest(), serial.digest());
+}
+
+// Threads asking at once for tables that are missing, the same ones and
+// different ones, get each table generated once, and the same table.
+TEST(RetrogradeStore, ConcurrentRequestsGenerateEachTableOnce) {
+  RetrogradeSolver solver;
+  solver.set_generation_threads(2);
+  const std::vector<std::string> asked = {"KPvK", "KRvKN", "KQvK", "KPvK",
+                                          "KvK",  "KRvKN", "KNvK", "KBvK"};
+  std::vector<std::shared_ptr<const RetrogradeTable>> got(asked.size());
+  std::vector<std::thread> threads;
+  std::atomic<int> ready{0};
+  for (size_t i = 0; i < asked.size(); ++i) {
+    threads.emplace_back([&, i] {
+      ++ready;
+      while (ready.load() < int(asked.size())) std::this_thread::yield();
+      absl::StatusOr<std::shared_ptr<const RetrogradeTable>> t = solver.Table(asked[i]);
+      ASSERT_TRUE(t.ok()) << asked[i] << ": " << t.status();
+      got[i] = *t;
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  // Every table of the union once: the asked ones and their sub-tables.
+  RetrogradeSolver serial;
+  serial.set_generation_threads(1);
+  for (const std::string& signature : asked) ASSERT_TRUE(serial.Table(signature).ok());
+  EXPECT_EQ(solver.tables_generated(), serial.tables());
+  EXPECT_EQ(solver.tables(), serial.tables());
+  EXPECT_EQ(solver.digest(), serial.digest());
+  for (size_t i = 0; i < asked.size(); ++i) {
+    ASSERT_NE(got[i], nullptr);
+    EXPECT_EQ(got[i], *solver.Table(asked[i])) << asked[i];  // one table per signature
+  }
+  // Held tables are answered without generating anything again.
+  EXPECT_TRUE(solver.Obtain(asked).ok());
+  EXPECT_EQ(solver.tables_generated(), serial.tables());
+}
+
+// The progress reports name each table once as it is obtained, count down
+// to none left, and end with one report saying the burst is finished.
+TEST(RetrogradeStore, ProgressReportsEveryTableAndTheEnd) {
+  RetrogradeSolver solver;
+  std::mutex mu;
+  std::vector<RetrogradeProgress> reports;
+  solver.set_progress(
+      [&](const RetrogradeProgress& p) {
+        std::lock_guard<std::mutex> lock(mu);
+        reports.push_back(p);
+      },
+      std::chrono::milliseconds(1));
+  ASSERT_TRUE(solver.Table("KPvK").ok());
+  ASSERT_FALSE(reports.empty());
+  std::vector<std::string> obtained;
+  bool generating = false, wanted = false;
+  for (const RetrogradeProgress& p : reports) {
+    if (!p.obtained.empty()) obtained.push_back(p.obtained);
+    generating |= !p.generating.empty();
+    wanted |= p.wanted == std::vector<std::string>{"KPvK"};
+    EXPECT_EQ(p.done + p.left, 6u) << p.Line();
+    EXPECT_TRUE(p.generates);
+  }
+  std::sort(obtained.begin(), obtained.end());
+  EXPECT_EQ(obtained, (std::vector<std::string>{"KBvK", "KNvK", "KPvK", "KQvK", "KRvK", "KvK"}));
+  EXPECT_TRUE(generating);
+  EXPECT_TRUE(wanted);
+  const RetrogradeProgress& last = reports.back();
+  EXPECT_TRUE(last.finished);
+  EXPECT_EQ(last.done, 6u);
+  EXPECT_EQ(last.left, 0u);
+  EXPECT_EQ(std::count_if(reports.begin(), reports.end(),
+                          [](const RetrogradeProgress& p) { return p.finished; }),
+            1);
+  EXPECT_PRED_FORMAT2(Contains, last.Line(), "6 of 6 done in ");
+  EXPECT_TRUE(solver.progress().finished);
+  // A report while generating names the table, the count and what is left.
+  RetrogradeProgress p;
+  p.generating = {"KQPvK", "KRPvK"};
+  p.wanted = {"KPPvK"};
+  p.done = 7;
+  p.left = 5;
+  p.seconds_left = 24.2;
+  EXPECT_EQ(p.Line(), "generating KQPvK, KRPvK for KPPvK: 7 of 12 done, 5 left, about 25 s");
+
+  // Tables already held start no burst and report nothing.
+  reports.clear();
+  ASSERT_TRUE(solver.Obtain({"KPvK", "KQvK"}).ok());
+  EXPECT_TRUE(reports.empty());
+}
+
+// A plan's caller hears of each table once, sub-tables included, and can
+// stop it: the tables not started then are not built.
+TEST(RetrogradeStore, ObtainReportsEachTableAndStops) {
+  RetrogradeSolver solver;
+  solver.set_generation_threads(1);
+  std::vector<std::string> seen;
+  ASSERT_TRUE(solver
+                  .Obtain({"KQvK", "KRvK"},
+                          [&](const RetrogradeTableOutcome& t) {
+                            EXPECT_TRUE(t.status.ok()) << t.signature;
+                            EXPECT_TRUE(t.generated) << t.signature;
+                            seen.push_back(t.signature);
+                            return true;
+                          })
+                  .ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{"KvK", "KRvK", "KQvK"}));  // sub-table first
+  RetrogradeSolver stopped;
+  stopped.set_generation_threads(1);
+  absl::Status s = stopped.Obtain({"KQvK"}, [](const RetrogradeTableOutcome&) { return false; });
+  EXPECT_EQ(s.code(), absl::StatusCode::kCancelled) << s;
+  EXPECT_EQ(stopped.tables(), 1u);  // KvK, then the stop
+  EXPECT_TRUE(stopped.progress().finished);
+  EXPECT_EQ(stopped.Obtain({"KQvKX"}).code(), absl::StatusCode::kInvalidArgument);
+}
+
+// A table whose file cannot be written still answers, and says so; a
+// damaged sub-table fails the tables above it, each reported.
+TEST(RetrogradeStore, FailuresReachTheCaller) {
+  TempDir dir;
+  WriteFile(dir.File("plain_file"), "not a directory");
+  RetrogradeSolver solver(dir.File("plain_file") + "/tables");  // nobody can create it
+  std::vector<std::string> failed;
+  ASSERT_TRUE(solver.Obtain({"KQvK", "KRvK"}).ok());
+  EXPECT_EQ(solver.tables_generated(), 3u);
+  EXPECT_PRED_FORMAT2(Contains, std::string(solver.last_store_error().message()),
+                      "cannot save retrograde table");
+  EXPECT_TRUE(solver.last_load_error().ok());
+  TempDir damaged;
+  {
+    RetrogradeSolver writer(damaged.path());
+    ASSERT_TRUE(writer.Table("KQvK").ok());
+  }
+  std::string bytes = ReadFile(damaged.File("KvK.arbt"));
+  bytes[100] ^= 1;
+  WriteFile(damaged.File("KvK.arbt"), bytes);
+  RetrogradeSolver reader(damaged.path());
+  absl::Status s = reader.Obtain({"KQvK", "KRvK"}, [&](const RetrogradeTableOutcome& t) {
+    if (!t.status.ok()) failed.push_back(t.signature);
+    return true;
+  });
+  EXPECT_PRED_FORMAT2(Contains, std::string(s.message()), "checksum mismatch");
+  std::sort(failed.begin(), failed.end());
+  EXPECT_EQ(failed, (std::vector<std::string>{"KQvK", "KRvK", "KvK"}));
+  EXPECT_EQ(reader.tables_generated(), 0u);  // nothing is generated over a damaged file
 }
 
 // Known XXH64 values (seed 0; checked against libxxhash 0.8.1), fed in

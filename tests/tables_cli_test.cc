@@ -221,6 +221,76 @@ TEST_F(TablesCli, CorruptTableIsReportedNotReplaced) {
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), bytes);
 }
 
+// Tables built side by side (--jobs) are the tables built one at a time:
+// the same files byte for byte, and the same lines on stdout (their
+// seconds aside), in the order of --signatures; K+N v K, made as a
+// sub-table of K+P v K, is "done above" either way.
+TEST_F(TablesCli, ParallelBuildIsTheSerialBuild) {
+  std::vector<std::vector<std::string>> outputs;
+  for (const char* jobs : {"1", "4"}) {
+    SCOPED_TRACE(jobs);
+    const std::string dir = dir_ + "/jobs" + jobs;
+    Output r = Arbiter("tables build " + dir + " --signatures KPvK,KRvKN,KNvK --jobs " + jobs);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(r.err, "");  // progress is for terminals
+    std::vector<std::string> lines = Lines(r.out);
+    ASSERT_EQ(lines.size(), 5u) << r.out;
+    EXPECT_EQ(lines[1].rfind("KPvK ", 0), 0u) << r.out;
+    EXPECT_PRED_FORMAT2(Contains, lines[1], "generated (+5 sub-tables)");
+    EXPECT_EQ(lines[2].rfind("KRvKN ", 0), 0u) << r.out;
+    EXPECT_EQ(lines[2].substr(lines[2].size() - 11), "  generated")
+        << r.out;  // its sub-tables are above
+    EXPECT_EQ(lines[3].rfind("KNvK ", 0), 0u) << r.out;
+    EXPECT_PRED_FORMAT2(Contains, lines[3], "done above, as a sub-table");
+    EXPECT_PRED_FORMAT2(Contains, lines[4], "7 tables (0 loaded, 7 generated)");
+    // Without the seconds column (columns 35-43) and the summary (its time).
+    lines.pop_back();
+    for (std::string& line : lines) line = line.substr(0, 34) + line.substr(44);
+    outputs.push_back(lines);
+  }
+  EXPECT_EQ(outputs[0], outputs[1]);
+  size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(dir_ + "/jobs1")) {
+    const std::string name = entry.path().filename().string();
+    SCOPED_TRACE(name);
+    ++files;
+    std::ifstream a(entry.path(), std::ios::binary), b(dir_ + "/jobs4/" + name, std::ios::binary);
+    ASSERT_TRUE(b.good());
+    EXPECT_TRUE(
+        std::equal(std::istreambuf_iterator<char>(a), {}, std::istreambuf_iterator<char>(b), {}));
+  }
+  EXPECT_EQ(files, 7u);
+  EXPECT_EQ(Arbiter("tables build " + dir_ + " --jobs 0").exit_code, 2);
+}
+
+// A table that cannot be used fails the build as it always has (exit 1,
+// saying which file and why), with the tables above it unbuilt, however
+// many are built at once.
+TEST_F(TablesCli, ParallelBuildStopsOnAFailingTable) {
+  fs::create_directories(dir_ + "/KNvK.arbt");  // a directory in place of a table's file
+  Output r = Arbiter("tables build " + dir_ + " --signatures KPvK --jobs 2");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_PRED_FORMAT2(Contains, r.err, dir_ + "/KNvK.arbt: not a regular file");
+  EXPECT_FALSE(fs::exists(dir_ + "/KPvK.arbt"));
+}
+
+// On a terminal, stderr shows which table is being generated and how many
+// are left, on one line rewritten in place and erased at the end.
+TEST_F(TablesCli, ProgressOnATerminal) {
+  if (testing::RunCommand("command -v script").exit_code != 0)
+    GTEST_SKIP() << "no script(1) to give the command a terminal";
+  // script(1) runs the command on a pseudo-terminal and copies what it
+  // writes there (stdout and stderr alike) to its own stdout.
+  const std::string cmd = "env -u ARBITER_TABLES script -qec '" + std::string(ARBITER_BINARY_DIR) +
+                          "/arbiter tables build " + dir_ + " --signatures KPvK' /dev/null";
+  testing::CommandResult r = testing::RunCommand(cmd);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_PRED_FORMAT2(Contains, r.out, "\r\033[Kretrograde tables: generating ");
+  EXPECT_PRED_FORMAT2(Contains, r.out, " for KPvK: ");
+  EXPECT_PRED_FORMAT2(Contains, r.out, " of 6 done, ");
+  EXPECT_PRED_FORMAT2(Contains, r.out, "6 tables (0 loaded, 6 generated)");
+}
+
 TEST_F(TablesCli, BadUsage) {
   EXPECT_EQ(Arbiter("tables").exit_code, 2);
   EXPECT_EQ(Arbiter("tables list " + dir_).exit_code, 2);

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <filesystem>
 #include <system_error>
 #include <thread>
@@ -11,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "core/chess/bitboard.h"
 #include "core/chess/movegen.h"
 #include "core/tablebase/retrograde_store.h"
@@ -189,8 +191,10 @@ class TableBuilder {
   using Fetch =
       std::function<absl::StatusOr<std::shared_ptr<const RetrogradeTable>>(const Material&)>;
 
-  TableBuilder(RetrogradeTable& table, Fetch fetch)
-      : t_(table), layout_(table.layout_), fetch_(std::move(fetch)) {}
+  // `slots_done`, when set, counts the slots solved so far (progress
+  // reports read it while Build runs).
+  TableBuilder(RetrogradeTable& table, Fetch fetch, std::atomic<uint64_t>* slots_done = nullptr)
+      : t_(table), layout_(table.layout_), fetch_(std::move(fetch)), slots_done_(slots_done) {}
 
   absl::Status Build();
 
@@ -293,6 +297,7 @@ class TableBuilder {
   RetrogradeTable& t_;
   const Layout& layout_;
   Fetch fetch_;
+  std::atomic<uint64_t>* const slots_done_;
   // [captured + 1][promoter + 1][promotion index]
   Exit exits_[kMaxMen + 1][kMaxMen + 1][4];
 
@@ -834,7 +839,11 @@ absl::Status TableBuilder::Build() {
       clash |= (seen & SquareBB(sq[i])) != 0;
       seen |= SquareBB(sq[i]);
     }
-    if (!clash) order.push_back({advance, s});
+    if (!clash) {
+      order.push_back({advance, s});
+    } else if (slots_done_) {
+      slots_done_->fetch_add(layout_.slice_size(), std::memory_order_relaxed);
+    }
   }
   std::stable_sort(order.begin(), order.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -843,6 +852,7 @@ absl::Status TableBuilder::Build() {
     Color stm;
     layout_.Decode(s * layout_.slice_size(), sq, &stm);
     BuildSlice(s * layout_.slice_size(), sq);
+    if (slots_done_) slots_done_->fetch_add(layout_.slice_size(), std::memory_order_relaxed);
   }
   work_ = {};
   buckets_ = {};
@@ -886,6 +896,14 @@ std::vector<Material> RetrogradeTable::SubtableMaterials(const Layout& layout) {
     if (std::find(out.begin(), out.end(), canonical) == out.end()) out.push_back(canonical);
   });
   return out;
+}
+
+std::vector<std::string> RetrogradeTable::SubtableSignatures(std::string_view signature) {
+  std::vector<std::string> names;
+  absl::StatusOr<Material> m = ParseMaterial(signature);
+  if (!m.ok() || m->men() > kMaxMen) return names;
+  for (const Material& sub : SubtableMaterials(Layout(Canonical(*m)))) names.push_back(sub.Name());
+  return names;
 }
 
 absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeTable::Generate(
@@ -1156,11 +1174,13 @@ absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::Table(
 
 absl::StatusOr<size_t> RetrogradeSolver::LoadStoredTables() {
   if (cache_dir_.empty()) return size_t{0};
+  std::vector<std::string> stored;
   for (const std::string& signature : AllRetrogradeSignatures()) {
     std::error_code ec;
-    if (!std::filesystem::exists(TableFilePath(cache_dir_, signature), ec)) continue;
-    if (absl::Status s = Table(signature).status(); !s.ok()) return s;
+    if (std::filesystem::exists(TableFilePath(cache_dir_, signature), ec))
+      stored.push_back(signature);
   }
+  if (absl::Status s = Obtain(stored); !s.ok()) return s;
   return tables_loaded();
 }
 
@@ -1198,67 +1218,425 @@ std::shared_ptr<const RetrogradeTable> RetrogradeSolver::Cached(const std::strin
   return it == cache_.end() ? nullptr : it->second;
 }
 
-absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::Get(
-    const Material& canonical) {
-  if (auto table = Cached(canonical.Name())) return table;
-  // One generation at a time (it uses both cores anyway); the cache lock is
-  // only held for look-ups, so probes of cached tables never wait for it.
-  std::lock_guard<std::mutex> lock(generate_mu_);
-  const size_t generated_before = tables_generated();
-  const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> table = GetLocked(canonical);
-  if (tables_generated() != generated_before) {
-    const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start;
-    std::lock_guard<std::mutex> cache_lock(cache_mu_);
-    generation_seconds_ += spent.count();
-  }
-  return table;
+// ---------------------------------------------------------------------------
+// Obtaining tables: a plan per request, a latch per table.
+//
+// A request for missing tables becomes a plan: those tables and every
+// missing table below them, each to be obtained once the tables it leads
+// into are (the sub-table relation is acyclic: captures remove a man,
+// promotions a pawn). The plan's workers (up to generation_threads()) take
+// the first table whose sub-tables are done; the requesting thread only
+// reports progress until they finish. Plans of concurrent requests may
+// share tables: the per-table latch (in_progress_) lets one thread obtain
+// each, and the others wait for that table alone. A thread that generates
+// holds one of generation_threads() slots and never waits for anything
+// while it does (its sub-tables are all obtained), so slots and latches
+// cannot deadlock.
+// ---------------------------------------------------------------------------
+
+struct RetrogradeSolver::Plan {
+  std::vector<Material> tables;                // in AllRetrogradeSignatures() order where listed
+  std::vector<std::vector<size_t>> subtables;  // indices into tables
+  std::vector<std::string> roots;
+  const OutcomeSink* on_table = nullptr;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<uint8_t> state;  // kWaiting, kClaimed, kFinished (mu)
+  size_t workers = 0;          // still running (mu)
+  bool stop = false;           // on_table said so (mu)
+};
+
+namespace {
+enum : uint8_t { kWaiting, kClaimed, kFinished };
+
+// Position of `name` in AllRetrogradeSignatures(), which lists each table
+// after its sub-tables.
+size_t SignatureRank(const std::string& name) {
+  const std::vector<std::string>& all = AllRetrogradeSignatures();
+  return size_t(std::find(all.begin(), all.end(), name) - all.begin());
+}
+}  // namespace
+
+int RetrogradeSolver::generation_threads() const {
+  if (generation_threads_ > 0) return generation_threads_;
+  return int(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::GetLocked(
+absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::Obtained(
+    const Material& sub, const std::string& user) const {
+  const std::string name = Canonical(sub).Name();
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  if (auto it = cache_.find(name); it != cache_.end()) return it->second;
+  if (auto it = failed_.find(name); it != failed_.end()) return it->second;
+  return absl::InternalError(absl::StrCat("retrograde table ", user, " needs ", name,
+                                          ", which was not obtained before it"));
+}
+
+absl::StatusOr<std::shared_ptr<const RetrogradeTable>> RetrogradeSolver::Get(
     const Material& canonical) {
   const std::string name = canonical.Name();
-  if (auto table = Cached(name)) return table;  // made while we waited
-  // A table that failed once fails again without re-reading its file (a
-  // verify run would otherwise read a corrupt file once per probe).
-  if (auto it = failed_.find(name); it != failed_.end()) return it->second;
-  auto fail = [&](const absl::Status& s) {
-    failed_[name] = s;
-    return s;
-  };
-  auto fetch = [this](const Material& sub) { return GetLocked(Canonical(sub)); };
+  for (bool planned = false;; planned = true) {
+    {
+      std::lock_guard<std::mutex> lock(cache_mu_);
+      if (auto it = cache_.find(name); it != cache_.end()) return it->second;
+      // A table that failed once fails again without re-reading its file (a
+      // verify run would otherwise read a corrupt file once per probe).
+      if (auto it = failed_.find(name); it != failed_.end()) return it->second;
+    }
+    if (planned)
+      return absl::InternalError(absl::StrCat("retrograde table ", name, " not obtained"));
+    RunPlan({canonical}, {});
+  }
+}
 
+absl::Status RetrogradeSolver::Obtain(const std::vector<std::string>& signatures,
+                                      const OutcomeSink& on_table) {
+  std::vector<Material> roots;
+  for (const std::string& signature : signatures) {
+    absl::StatusOr<Material> m = ParseMaterial(signature);
+    if (!m.ok()) return m.status();
+    if (m->men() > kMaxMen) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          signature, " has ", m->men(), " men; retrograde tables have at most ", kMaxMen));
+    }
+    roots.push_back(Canonical(*m));
+  }
+  if (!roots.empty()) RunPlan(roots, on_table);
+  for (const Material& m : roots) {
+    const std::string name = m.Name();
+    std::lock_guard<std::mutex> lock(cache_mu_);
+    if (cache_.count(name)) continue;
+    if (auto it = failed_.find(name); it != failed_.end()) return it->second;
+    return absl::CancelledError(absl::StrCat("retrograde table ", name, " was not built: stopped"));
+  }
+  return absl::OkStatus();
+}
+
+void RetrogradeSolver::RunPlan(const std::vector<Material>& roots, const OutcomeSink& on_table) {
+  Plan plan;
+  plan.on_table = &on_table;
+  // The roots (held or not: the caller hears of each) and every table
+  // below them not held yet (a held table's sub-tables are held).
+  std::map<std::string, Material> members;
+  std::vector<Material> todo;
+  for (const Material& root : roots) {
+    const Material m = Canonical(root);
+    if (members.emplace(m.Name(), m).second) todo.push_back(m);
+    plan.roots.push_back(m.Name());
+  }
+  while (!todo.empty()) {
+    const Material m = todo.back();
+    todo.pop_back();
+    for (const Material& sub : RetrogradeTable::SubtableMaterials(Layout(m))) {
+      const std::string name = sub.Name();
+      if (members.count(name) || Cached(name)) continue;
+      members.emplace(name, sub);
+      todo.push_back(sub);
+    }
+  }
+  for (const auto& [name, m] : members) plan.tables.push_back(m);
+  std::stable_sort(plan.tables.begin(), plan.tables.end(),
+                   [](const Material& a, const Material& b) {
+                     return SignatureRank(a.Name()) < SignatureRank(b.Name());
+                   });
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < plan.tables.size(); ++i) index[plan.tables[i].Name()] = i;
+  plan.subtables.resize(plan.tables.size());
+  for (size_t i = 0; i < plan.tables.size(); ++i)
+    for (const Material& sub : RetrogradeTable::SubtableMaterials(Layout(plan.tables[i])))
+      if (auto it = index.find(sub.Name()); it != index.end())
+        plan.subtables[i].push_back(it->second);
+  plan.state.assign(plan.tables.size(), kWaiting);
+
+  {
+    std::lock_guard<std::mutex> lock(progress_mu_);
+    const auto now = std::chrono::steady_clock::now();
+    if (pending_.empty()) {  // a new burst
+      burst_start_ = now;
+      burst_done_ = 0;
+      burst_generates_ = false;
+      burst_slots_ = 0;
+      burst_busy_seconds_ = 0;
+    }
+    for (const Material& m : plan.tables) {
+      const std::string name = m.Name();
+      if (Cached(name)) continue;
+      auto [it, added] = pending_.try_emplace(name);
+      ++it->second.plans;
+      if (added) {
+        std::error_code ec;
+        const bool stored =
+            !cache_dir_.empty() && std::filesystem::exists(TableFilePath(cache_dir_, name), ec);
+        it->second.slots = stored ? 0 : Layout(m).size();
+      }
+    }
+    for (const std::string& root : plan.roots) wanted_.insert(root);
+  }
+
+  const size_t workers = std::min(plan.tables.size(), size_t(generation_threads()));
+  plan.workers = workers;
+  std::vector<std::thread> threads;
+  threads.reserve(workers);
+  for (size_t i = 0; i < workers; ++i) threads.emplace_back([this, &plan] { Work(plan); });
+  {
+    // This thread reports progress while the workers work.
+    std::unique_lock<std::mutex> lock(plan.mu);
+    while (plan.workers > 0) {
+      if (!sink_) {
+        plan.cv.wait(lock);
+        continue;
+      }
+      plan.cv.wait_for(lock, interval_);
+      lock.unlock();
+      Report("", false);
+      lock.lock();
+    }
+  }
+  for (std::thread& t : threads) t.join();
+
+  bool finished = false;
+  {
+    std::lock_guard<std::mutex> lock(progress_mu_);
+    for (const std::string& root : plan.roots) wanted_.erase(wanted_.find(root));
+    // Tables this plan registered and nobody obtained (it stopped early)
+    // leave the burst with the last plan that wanted them.
+    for (const Material& m : plan.tables) {
+      auto it = pending_.find(m.Name());
+      if (it != pending_.end() && --it->second.plans == 0) {
+        pending_.erase(it);
+        finished = pending_.empty();
+      }
+    }
+  }
+  if (finished) Report("", true);
+}
+
+void RetrogradeSolver::Work(Plan& plan) {
+  std::unique_lock<std::mutex> lock(plan.mu);
+  for (;;) {
+    size_t pick = plan.tables.size();
+    bool waiting = false;
+    for (size_t i = 0; !plan.stop && i < plan.tables.size(); ++i) {
+      if (plan.state[i] != kWaiting) continue;
+      const bool ready = std::all_of(plan.subtables[i].begin(), plan.subtables[i].end(),
+                                     [&](size_t s) { return plan.state[s] == kFinished; });
+      if (ready) {
+        pick = i;
+        break;
+      }
+      waiting = true;
+    }
+    if (pick == plan.tables.size()) {
+      if (!waiting) break;  // nothing left to start
+      plan.cv.wait(lock);
+      continue;
+    }
+    plan.state[pick] = kClaimed;
+    lock.unlock();
+    const RetrogradeTableOutcome outcome = ObtainOne(plan.tables[pick]);
+    lock.lock();
+    plan.state[pick] = kFinished;
+    if (*plan.on_table && !(*plan.on_table)(outcome)) plan.stop = true;
+    lock.unlock();
+    TableDone(outcome.signature);
+    lock.lock();
+    plan.cv.notify_all();
+  }
+  --plan.workers;
+  plan.cv.notify_all();
+}
+
+RetrogradeTableOutcome RetrogradeSolver::ObtainOne(const Material& canonical) {
+  RetrogradeTableOutcome out;
+  const std::string name = canonical.Name();
+  out.signature = name;
+  {
+    std::unique_lock<std::mutex> lock(cache_mu_);
+    obtained_cv_.wait(lock, [&] { return in_progress_.count(name) == 0; });
+    if (cache_.count(name)) return out;
+    if (auto it = failed_.find(name); it != failed_.end()) {
+      out.status = it->second;
+      return out;
+    }
+    in_progress_.insert(name);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  auto fetch = [this, &name](const Material& sub) { return Obtained(sub, name); };
   std::shared_ptr<const RetrogradeTable> table;
-  bool loaded = false;
+  absl::Status status, load_error, store_error;
   if (!cache_dir_.empty()) {
     absl::StatusOr<std::shared_ptr<const RetrogradeTable>> from_disk =
         LoadTable(cache_dir_, canonical, fetch);
     if (!from_disk.ok()) {
       // This file's own problem, or that of a sub-table it needs.
-      std::lock_guard<std::mutex> lock(cache_mu_);
-      last_load_error_ = from_disk.status();
-      return fail(from_disk.status());
+      status = load_error = from_disk.status();
+    } else {
+      table = *std::move(from_disk);
+      out.loaded = table != nullptr;
     }
-    table = *std::move(from_disk);
-    loaded = table != nullptr;
   }
-  if (!table) {
+  if (status.ok() && !table) {
+    {
+      std::unique_lock<std::mutex> lock(slots_mu_);
+      slots_cv_.wait(lock, [&] { return builders_ < generation_threads(); });
+      ++builders_;
+    }
+    std::atomic<uint64_t> slots_done{0};
     std::shared_ptr<RetrogradeTable> made(new RetrogradeTable(canonical));
-    retrograde_internal::TableBuilder builder(*made, fetch);
-    if (absl::Status s = builder.Build(); !s.ok()) return fail(s);
-    table = std::move(made);
-    if (!cache_dir_.empty()) {
+    const uint64_t slots = made->layout_.size();
+    GenerationStarted(name, &slots_done);
+    retrograde_internal::TableBuilder builder(*made, fetch, &slots_done);
+    status = builder.Build();
+    if (status.ok()) {
+      table = std::move(made);
+      out.generated = true;
       // The table is good whether or not it reaches the disk.
-      if (absl::Status s = SaveTable(*table, cache_dir_); !s.ok()) {
-        std::lock_guard<std::mutex> lock(cache_mu_);
-        last_store_error_ = s;
-      }
+      if (!cache_dir_.empty()) store_error = SaveTable(*table, cache_dir_);
+    }
+    GenerationEnded(name, slots);  // before slots_done goes
+    {
+      std::lock_guard<std::mutex> lock(slots_mu_);
+      --builders_;
+    }
+    slots_cv_.notify_one();
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.status = status;
+  {
+    std::lock_guard<std::mutex> lock(cache_mu_);
+    if (!load_error.ok()) last_load_error_ = load_error;
+    if (!store_error.ok()) last_store_error_ = store_error;
+    if (status.ok()) {
+      ++(out.loaded ? loaded_ : generated_);
+      cache_[name] = table;
+    } else {
+      failed_[name] = status;
+    }
+    in_progress_.erase(name);
+  }
+  obtained_cv_.notify_all();
+  return out;
+}
+
+// ---- Progress ----------------------------------------------------------------
+
+void RetrogradeSolver::GenerationStarted(const std::string& name,
+                                         const std::atomic<uint64_t>* slots_done) {
+  {
+    std::lock_guard<std::mutex> lock(progress_mu_);
+    if (generating_now_++ == 0) busy_since_ = std::chrono::steady_clock::now();
+    burst_generates_ = true;
+    if (auto it = pending_.find(name); it != pending_.end()) {
+      it->second.generating = true;
+      it->second.slots_done = slots_done;
     }
   }
-  std::lock_guard<std::mutex> lock(cache_mu_);
-  ++(loaded ? loaded_ : generated_);
-  cache_[name] = table;
-  return table;
+  Report("", true);
+}
+
+void RetrogradeSolver::GenerationEnded(const std::string& name, uint64_t slots) {
+  std::lock_guard<std::mutex> lock(progress_mu_);
+  if (--generating_now_ == 0) {
+    const auto now = std::chrono::steady_clock::now();
+    generation_seconds_ += std::chrono::duration<double>(now - busy_since_).count();
+    burst_busy_seconds_ +=
+        std::chrono::duration<double>(now - std::max(busy_since_, burst_start_)).count();
+  }
+  burst_slots_ += slots;
+  if (auto it = pending_.find(name); it != pending_.end()) {
+    it->second.generating = false;
+    it->second.slots_done = nullptr;
+    it->second.slots = 0;
+  }
+}
+
+void RetrogradeSolver::TableDone(const std::string& name) {
+  {
+    std::lock_guard<std::mutex> lock(progress_mu_);
+    // Another plan that held the same table may have counted it already.
+    if (pending_.erase(name) == 0) return;
+    ++burst_done_;
+  }
+  Report(name, true);
+}
+
+RetrogradeProgress RetrogradeSolver::ProgressLocked(
+    std::chrono::steady_clock::time_point now) const {
+  RetrogradeProgress p;
+  uint64_t slots_done = burst_slots_, slots_left = 0;
+  for (const auto& [name, pending] : pending_) {
+    uint64_t done = 0;
+    if (pending.generating) {
+      p.generating.push_back(name);
+      if (pending.slots_done) done = std::min(pending.slots, pending.slots_done->load());
+    }
+    slots_done += done;
+    slots_left += pending.slots - done;
+  }
+  std::sort(p.generating.begin(), p.generating.end(),
+            [](const std::string& a, const std::string& b) {
+              return SignatureRank(a) < SignatureRank(b);
+            });
+  for (const std::string& name : wanted_)
+    if (p.wanted.empty() || p.wanted.back() != name) p.wanted.push_back(name);
+  std::sort(p.wanted.begin(), p.wanted.end(), [](const std::string& a, const std::string& b) {
+    return SignatureRank(a) < SignatureRank(b);
+  });
+  p.done = burst_done_;
+  p.left = pending_.size();
+  p.finished = pending_.empty();
+  p.generates = burst_generates_;
+  if (burst_start_ != std::chrono::steady_clock::time_point())
+    p.elapsed_seconds = std::chrono::duration<double>(now - burst_start_).count();
+  double busy = burst_busy_seconds_;
+  if (generating_now_ > 0)
+    busy += std::chrono::duration<double>(now - std::max(busy_since_, burst_start_)).count();
+  // A rate measured over a fraction of a second would be noise.
+  if (!p.finished && slots_done > 0 && busy >= 0.25)
+    p.seconds_left = double(slots_left) * busy / double(slots_done);
+  return p;
+}
+
+RetrogradeProgress RetrogradeSolver::progress() const {
+  std::lock_guard<std::mutex> lock(progress_mu_);
+  return ProgressLocked(std::chrono::steady_clock::now());
+}
+
+void RetrogradeSolver::Report(const std::string& obtained, bool force) {
+  if (!sink_) return;
+  std::lock_guard<std::mutex> lock(sink_mu_);
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && now - last_report_ < interval_) return;
+  RetrogradeProgress p = progress();
+  // Periodic reports only while a burst is under way: its end was reported.
+  if (!force && p.finished) return;
+  last_report_ = now;
+  p.obtained = obtained;
+  sink_(p);
+}
+
+std::string RetrogradeProgress::Line() const {
+  std::string line;
+  if (!generating.empty()) {
+    line = "generating ";
+    for (size_t i = 0; i < generating.size() && i < 2; ++i)
+      absl::StrAppend(&line, i ? ", " : "", generating[i]);
+    if (generating.size() > 2) absl::StrAppend(&line, " +", generating.size() - 2);
+  } else {
+    line = finished ? "obtained" : "loading";
+  }
+  if (wanted.size() == 1 && !(generating.size() == 1 && generating[0] == wanted[0]))
+    absl::StrAppend(&line, " for ", wanted[0]);
+  else if (wanted.size() > 1)
+    absl::StrAppend(&line, " for ", wanted.size(), " tables");
+  absl::StrAppend(&line, ": ", done, " of ", done + left, " done");
+  if (finished) {
+    absl::StrAppend(&line, " in ", absl::StrFormat("%.1f", elapsed_seconds), " s");
+  } else {
+    absl::StrAppend(&line, ", ", left, " left");
+    if (seconds_left) absl::StrAppend(&line, ", about ", int64_t(std::ceil(*seconds_left)), " s");
+  }
+  return line;
 }
 
 absl::StatusOr<Wdl> RetrogradeSolver::ProbeWdl(const Position& pos) {
@@ -1340,8 +1718,12 @@ size_t RetrogradeSolver::tables_generated() const {
 }
 
 double RetrogradeSolver::generation_seconds() const {
-  std::lock_guard<std::mutex> lock(cache_mu_);
-  return generation_seconds_;
+  std::lock_guard<std::mutex> lock(progress_mu_);
+  double seconds = generation_seconds_;
+  if (generating_now_ > 0)
+    seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - busy_since_).count();
+  return seconds;
 }
 
 absl::Status RetrogradeSolver::last_store_error() const {

@@ -46,12 +46,15 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -111,6 +114,11 @@ class RetrogradeTable {
   // Prefer RetrogradeSolver when several tables are needed: it shares them.
   static absl::StatusOr<std::shared_ptr<const RetrogradeTable>> Generate(
       std::string_view signature);
+
+  // The canonical signatures of the tables that `signature`'s captures and
+  // promotions lead into, which are solved before it; empty for a
+  // malformed signature (and for KvK).
+  static std::vector<std::string> SubtableSignatures(std::string_view signature);
 
   RetrogradeTable(const RetrogradeTable&) = delete;
   RetrogradeTable& operator=(const RetrogradeTable&) = delete;
@@ -240,11 +248,55 @@ class RetrogradeTable {
   mutable std::atomic<uint64_t> checksum_{0};
 };
 
-// Generates tables on demand and keeps them. Thread-safe (std::mutex): one
-// table is generated (or loaded) at a time (seconds; generation itself uses
-// threads), while look-ups of cached tables only take a short cache lock and
-// never wait for a generation. Tables are immutable once returned, so
-// probing them needs no lock.
+// What RetrogradeSolver reports while it obtains tables (set_progress,
+// progress()). A burst of work begins when a table is found missing and
+// ends when every table asked for meanwhile is held (or failed).
+struct RetrogradeProgress {
+  // The table just loaded or generated; "" for a periodic report.
+  std::string obtained;
+  // Being generated now, in signature order.
+  std::vector<std::string> generating;
+  // The tables asked for that this burst is for (the requests' own tables,
+  // not their sub-tables), in signature order.
+  std::vector<std::string> wanted;
+  size_t done = 0;  // tables obtained in this burst, sub-tables included
+  size_t left = 0;  // still to obtain, those being generated included
+  double elapsed_seconds = 0;
+  // Positions (slots) still to generate over the rate measured in this
+  // burst; unset until there is a rate.
+  std::optional<double> seconds_left;
+  bool finished = false;  // left == 0: the last report of the burst
+  // Whether this burst generated or is generating a table (a burst that
+  // only loads files takes well under a second and has nothing to show).
+  bool generates = false;
+
+  // One line for a person: "generating KQPvK, KRPvK for KPPvK: 7 of 12
+  // done, 5 left, about 25 s".
+  std::string Line() const;
+};
+
+// One table obtained by RetrogradeSolver::Obtain.
+struct RetrogradeTableOutcome {
+  std::string signature;
+  absl::Status status;     // why it could not be loaded or generated
+  bool generated = false;  // by this call; else loaded from the directory or held before
+  bool loaded = false;     // read from the directory by this call
+  double seconds = 0;      // wall time of its own load or generation
+};
+
+// Generates tables on demand and keeps them. Thread-safe (std::mutex).
+// Each table is obtained (loaded or generated) once, by one thread, behind
+// a per-table latch: a thread that needs a table being obtained waits for
+// that table only, look-ups of cached tables only take a short cache lock,
+// and tables that do not depend on each other are generated at the same
+// time. A missing table is obtained with the sub-tables it leads into that
+// are missing too, up to generation_threads() at once (one per core by
+// default), each after its own sub-tables; at most generation_threads()
+// tables are generated at once in the whole solver. Generated tables do
+// not depend on the order or the threads (each is a function of its
+// sub-tables alone), so a parallel build writes the files a serial one
+// does, byte for byte. Tables are immutable once returned, so probing
+// them needs no lock.
 //
 // With a cache directory, a table not yet in memory is read from
 // <dir>/<signature>.arbt (retrograde_store.h) when that file exists, and
@@ -261,6 +313,9 @@ class RetrogradeTable {
 //     again), and last_load_error() tells.
 class RetrogradeSolver {
  public:
+  using ProgressSink = std::function<void(const RetrogradeProgress&)>;
+  using OutcomeSink = std::function<bool(const RetrogradeTableOutcome&)>;
+
   // Tables in memory only.
   RetrogradeSolver() = default;
   // `cache_dir` empty: in memory only. The directory is created (with its
@@ -270,11 +325,37 @@ class RetrogradeSolver {
   absl::StatusOr<std::shared_ptr<const RetrogradeTable>> Table(std::string_view signature);
   absl::StatusOr<std::shared_ptr<const RetrogradeTable>> TableFor(const Position& pos);
 
+  // Obtains every table of `signatures` (canonical or not) and every
+  // sub-table they lead into, up to generation_threads() tables at once,
+  // each after its sub-tables. `on_table`, when set, is called once per
+  // table of that set as it is obtained (or fails), one call at a time;
+  // returning false starts no further table (those under way finish). OK
+  // when every table is held; else the first error in `signatures`' order
+  // (a malformed signature before any work).
+  absl::Status Obtain(const std::vector<std::string>& signatures, const OutcomeSink& on_table = {});
+
   // Loads every table already stored in the cache directory (none are
   // generated), so that no later probe pays for loading; returns how many
   // the solver then holds from disk. A stored table that cannot be used is
   // an error. Servers call it before they report SERVING.
   absl::StatusOr<size_t> LoadStoredTables();
+
+  // Tables generated at once (0: one per core, the default). Set before the
+  // solver is used.
+  void set_generation_threads(int threads) { generation_threads_ = threads; }
+  int generation_threads() const;
+  // Where progress goes while tables are obtained: a report when a table
+  // starts being generated, when each table is obtained, at most every
+  // `interval` in between, and a last one with `finished`. Called from the
+  // threads doing the work, one call at a time. Set before the solver is
+  // used; the solver library itself prints nothing.
+  void set_progress(ProgressSink sink,
+                    std::chrono::milliseconds interval = std::chrono::milliseconds(500)) {
+    sink_ = std::move(sink);
+    interval_ = interval;
+  }
+  // The progress now (finished, and zero counts, when nothing is under way).
+  RetrogradeProgress progress() const;
 
   // Convenience probes (through a lock-free look-up once TableFor has found
   // the table).
@@ -298,7 +379,8 @@ class RetrogradeSolver {
   // Tables read from the cache directory / generated, so far.
   size_t tables_loaded() const;
   size_t tables_generated() const;
-  // Wall time spent generating tables (sub-tables included), in seconds.
+  // Wall time during which at least one table was being generated, in
+  // seconds (tables generated side by side count once).
   double generation_seconds() const;
   // The latest failure to save a generated table (OK if none).
   absl::Status last_store_error() const;
@@ -306,30 +388,79 @@ class RetrogradeSolver {
   absl::Status last_load_error() const;
 
  private:
+  struct Plan;
+  struct Pending {
+    uint64_t slots = 0;  // to generate; 0 when its file is there to load
+    int plans = 0;       // plans that want it
+    bool generating = false;
+    const std::atomic<uint64_t>* slots_done = nullptr;  // while generating
+  };
+
   absl::StatusOr<std::shared_ptr<const RetrogradeTable>> Get(const Material& canonical);
-  // Needs generate_mu_: loads or generates the table (and its sub-tables,
-  // recursively).
-  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> GetLocked(const Material& canonical);
+  // Obtains `roots` and the missing tables they lead into (Obtain, Get).
+  void RunPlan(const std::vector<Material>& roots, const OutcomeSink& on_table);
+  void Work(Plan& plan);
+  // The per-table latch: loads or generates `canonical`, whose sub-tables
+  // are all held (or failed) already, unless another thread is at it (then
+  // waits for that one) or it is held or failed already.
+  RetrogradeTableOutcome ObtainOne(const Material& canonical);
+  // A sub-table `user` needs, already obtained: held, or its failure.
+  absl::StatusOr<std::shared_ptr<const RetrogradeTable>> Obtained(const Material& sub,
+                                                                  const std::string& user) const;
   std::shared_ptr<const RetrogradeTable> Cached(const std::string& name) const;
   // The table for `pos` by a lock-free look-up on its men (the searches probe
   // millions of times; TableFor names the material and takes a lock). Tables
   // stay in cache_ for the solver's life, so the pointer stays valid.
   absl::StatusOr<const RetrogradeTable*> FastTableFor(const Position& pos);
 
+  // Progress bookkeeping (progress_mu_) and reports.
+  void GenerationStarted(const std::string& name, const std::atomic<uint64_t>* slots_done);
+  void GenerationEnded(const std::string& name, uint64_t slots);
+  void TableDone(const std::string& name);
+  RetrogradeProgress ProgressLocked(std::chrono::steady_clock::time_point now) const;
+  // Sends progress() to the sink: always when `force`, else at most once an
+  // interval.
+  void Report(const std::string& obtained, bool force);
+
   const std::string cache_dir_;
+  int generation_threads_ = 0;
+  ProgressSink sink_;
+  std::chrono::milliseconds interval_{500};
   // Indexed by the position's men besides the kings (at most two, each
   // coded 1-10 by colour and type, the smaller code first: a * 11 + b).
   static constexpr int kFastSlots = 121;
   std::array<std::atomic<const RetrogradeTable*>, kFastSlots> fast_{};
-  std::mutex generate_mu_;
-  // Signatures whose load or generation failed, and why (generate_mu_).
-  std::map<std::string, absl::Status> failed_;
+
   mutable std::mutex cache_mu_;
+  // Signaled when a table leaves in_progress_ (cache_mu_).
+  std::condition_variable obtained_cv_;
   std::map<std::string, std::shared_ptr<const RetrogradeTable>> cache_;
+  // Being loaded or generated by some thread now (cache_mu_).
+  std::set<std::string> in_progress_;
+  // Signatures whose load or generation failed, and why (cache_mu_).
+  std::map<std::string, absl::Status> failed_;
   size_t loaded_ = 0, generated_ = 0;  // cache_mu_
-  double generation_seconds_ = 0;      // cache_mu_
   absl::Status last_store_error_;      // cache_mu_
   absl::Status last_load_error_;       // cache_mu_
+
+  // Generation slots: at most generation_threads() builders at once.
+  std::mutex slots_mu_;
+  std::condition_variable slots_cv_;
+  int builders_ = 0;  // slots_mu_
+
+  mutable std::mutex progress_mu_;
+  std::map<std::string, Pending> pending_;  // tables still to obtain in this burst
+  std::multiset<std::string> wanted_;       // roots of the plans running
+  size_t burst_done_ = 0;
+  bool burst_generates_ = false;
+  std::chrono::steady_clock::time_point burst_start_;
+  uint64_t burst_slots_ = 0;       // generated in this burst by finished builders
+  double burst_busy_seconds_ = 0;  // generation wall time of this burst, finished spans
+  int generating_now_ = 0;         // builders running
+  std::chrono::steady_clock::time_point busy_since_;   // when generating_now_ left 0
+  double generation_seconds_ = 0;                      // all bursts, finished spans
+  std::mutex sink_mu_;                                 // one report at a time, in order
+  std::chrono::steady_clock::time_point last_report_;  // sink_mu_
 };
 
 }  // namespace arbiter

@@ -622,6 +622,26 @@ class StallTest(unittest.TestCase):
                     raise
                 time.sleep(0.1)
 
+    def stall(self) -> None:
+        """SIGSTOPs the coordinator and waits until every one of its threads
+        has stopped: kill() returns once the signal is queued, and on a busy
+        machine a thread may still run (and answer) for a moment after."""
+        pid = self.coordinator.proc.pid
+        self.coordinator.proc.send_signal(signal.SIGSTOP)
+        deadline = time.monotonic() + 10
+        while True:
+            states = []
+            for task in os.listdir(f"/proc/{pid}/task"):
+                try:
+                    with open(f"/proc/{pid}/task/{task}/stat") as f:
+                        states.append(f.read().rsplit(")", 1)[1].split()[0])
+                except FileNotFoundError:
+                    pass  # a thread that ended
+            if all(state in ("T", "t") for state in states):
+                return
+            self.assertLess(time.monotonic(), deadline, f"coordinator threads not stopped: {states}")
+            time.sleep(0.01)
+
     def assertFailsInTime(self, call: Any) -> None:
         start = time.monotonic()
         with self.assertRaises(ArbiterError) as caught:
@@ -637,16 +657,22 @@ class StallTest(unittest.TestCase):
         stream = self.arbiter.verify(source)
         self.addCleanup(stream.close)
         next(stream)  # uploaded, and ruling
-        self.coordinator.proc.send_signal(signal.SIGSTOP)
+        self.stall()
         self.assertFailsInTime(lambda: [v for v in stream])
 
     def test_a_unary_call_without_a_timeout_fails_when_the_coordinator_stalls(self) -> None:
-        self.coordinator.proc.send_signal(signal.SIGSTOP)
+        self.stall()
         self.assertFailsInTime(lambda: self.arbiter.analyze(KQVK))
 
     def test_a_new_connection_to_a_stalled_coordinator_fails(self) -> None:
-        self.coordinator.proc.send_signal(signal.SIGSTOP)
-        with Arbiter(self.arbiter.target, stall_timeout=self.STALL) as fresh:
+        self.stall()
+        # A pool of its own, so that the channel opens a connection of its
+        # own rather than share the open one (gRPC shares a connection
+        # between channels with the same target and options): the TCP
+        # handshake succeeds (the kernel accepts) and the HTTP/2 one stalls.
+        fresh_connection = [("grpc.use_local_subchannel_pool", 1)]
+        with Arbiter(self.arbiter.target, stall_timeout=self.STALL,
+                     channel_options=fresh_connection) as fresh:
             self.assertFailsInTime(lambda: fresh.analyze(KVK))
 
     def test_a_quiet_call_is_not_a_stall(self) -> None:
