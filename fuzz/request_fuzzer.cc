@@ -91,6 +91,17 @@ void VerifyRecord(const v1::GameRecord& record) {
   ARBITER_FUZZ_CHECK(GameVerdictJson(*back) == GameVerdictJson(verdict), GameVerdictJson(verdict));
 }
 
+// What a worker does with one game of a batch: a record, or a PGN text.
+void VerifyBatchGame(const v1::BatchGame& game, const v1::SearchOptions& options) {
+  if (game.has_pgn()) {
+    VerifyRecord(
+        wire::ToProto(ReadFirstGame(game.pgn(), game.index(), wire::ReaderOptionsFor(options))));
+    return;
+  }
+  v1::GameRecord record;
+  if (record.ParseFromString(game.record())) VerifyRecord(record);
+}
+
 void VerifyInput(const v1::GameInput& game, const v1::SearchOptions& options) {
   VerifyRecord(game.has_record()
                    ? game.record()
@@ -174,7 +185,8 @@ void RequestTarget(std::string_view input) {
       v1::VerifyBatchRequest m;
       if (!Parse(data, &m)) return;
       CheckOptions(m.options());
-      for (int i = 0; i < m.games_size() && i < kMaxGames; ++i) VerifyRecord(m.games(i));
+      for (int i = 0; i < m.games_size() && i < kMaxGames; ++i)
+        VerifyBatchGame(m.games(i), m.options());
       break;
     }
     case 1: {

@@ -76,7 +76,9 @@ int Main(int argc, char** argv) {
   const MateSearchOptions search{.node_budget = 2000, .retrograde = nullptr};
   for (size_t i = 0; i < games.size(); ++i) {
     v1::VerifyBatchRequest batch;
-    *batch.add_games() = wire::ToProto(games[i]);
+    v1::BatchGame* game = batch.add_games();
+    game->set_index(int64_t(i + 1));
+    game->set_record(wire::ToProto(games[i]).SerializeAsString());
     *batch.mutable_options() = Options(i == 0 ? 0 : 1000 * i, i == 1 ? 1 : 0);
     Write(dir, absl::StrCat("batch_", i + 1), kBatch, batch);
 
@@ -88,10 +90,13 @@ int Main(int argc, char** argv) {
   // Options out of range, a record with a reader error.
   v1::VerifyBatchRequest bad;
   *bad.mutable_options() = Options(uint64_t(1) << 41, 70000);
-  *bad.add_games() = wire::ToProto(games.at(0));
+  bad.add_games()->set_record(wire::ToProto(games.at(0)).SerializeAsString());
   RawGame broken = games.at(0);
   broken.error = absl::InvalidArgumentError("game 1, line 3: unexpected '}'");
-  *bad.add_games() = wire::ToProto(broken);
+  bad.add_games()->set_record(wire::ToProto(broken).SerializeAsString());
+  v1::BatchGame* batch_text = bad.add_games();
+  batch_text->set_index(3);
+  batch_text->set_pgn("[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n");
   Write(dir, "batch_out_of_range", kBatch, bad);
 
   v1::VerifyGamesRequest stream;

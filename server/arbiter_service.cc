@@ -41,16 +41,17 @@ absl::Status CheckRecord(const v1::GameRecord& r) {
 }
 
 // In a stream a record over the limits becomes an error verdict, like any
-// unreadable game, and the stream goes on.
-v1::GameRecord Checked(v1::GameRecord r) {
+// unreadable game, and the stream goes on: the record the worker gets (its
+// bytes as the client sent them when within the limits).
+std::string Checked(const v1::GameRecord& r, std::string bytes) {
   if (absl::Status s = CheckRecord(r); !s.ok()) {
     v1::GameRecord refused;
     refused.set_index(r.index());
     refused.set_error_code(int(s.code()));
     refused.set_error_message(std::string(s.message()));
-    return refused;
+    return refused.SerializeAsString();
   }
-  return r;
+  return bytes;
 }
 
 // A write the stream guard watches: one the client leaves blocked past the
@@ -135,12 +136,20 @@ grpc::Status ArbiterService::VerifyGame(grpc::ServerContext*, const v1::VerifyGa
           s.code(), absl::StrCat("game ", request->record().index(), ": ", s.message())));
   }
   std::shared_ptr<Run> run = dispatcher_.NewRun(request->options());
-  run->Add(request->has_record()
-               ? request->record()
-               : wire::ToProto(
-                     ReadFirstGame(request->pgn(), 1, wire::ReaderOptionsFor(request->options()))));
+  v1::BatchGame game;
+  game.set_index(1);
+  game.set_record(request->has_record()
+                      ? request->record().SerializeAsString()
+                      : wire::ToProto(ReadFirstGame(request->pgn(), 1,
+                                                    wire::ReaderOptionsFor(request->options())))
+                            .SerializeAsString());
+  run->Add(std::move(game));
   run->Finish();
-  if (run->Next(out)) return grpc::Status::OK;
+  std::string verdict;
+  if (run->Next(&verdict)) {
+    if (out->ParseFromString(verdict)) return grpc::Status::OK;
+    return grpc::Status(grpc::StatusCode::DATA_LOSS, "a worker sent a verdict that does not parse");
+  }
   if (!run->status().ok()) return ToGrpc(run->status());
   return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the game got no verdict");
 }
@@ -154,15 +163,15 @@ grpc::Status ArbiterService::Verify(VerifyGamesStream& stream) {
   grpc::CallbackServerContext* ctx = stream.context();
   absl::StatusOr<std::unique_ptr<StreamGuard::Slot>> slot = streams_.Open(ctx);
   if (!slot.ok()) return ToGrpc(slot.status());
-  v1::VerifyGamesRequest request;
+  v1::relay::VerifyGamesRequest request;
   absl::StatusOr<bool> first = stream.Read(&request);
   if (!first.ok()) return ToGrpc(first.status());
   if (!*first) return grpc::Status::OK;  // no games, no verdicts
   if (grpc::Status s = CheckOptions(request.options()); !s.ok()) return s;
-  std::shared_ptr<Run> run = dispatcher_.NewRun(request.options());
   // The first message's options hold for the stream (later ones may omit
-  // them), including the rules of untagged PGN games.
-  const v1::SearchOptions options = request.options();
+  // them), including the rules of untagged PGN games: the workers get them
+  // with every batch.
+  std::shared_ptr<Run> run = dispatcher_.NewRun(request.options());
 
   // Ids wait here in input order; verdicts come back in the same order.
   std::mutex ids_mu;
@@ -177,17 +186,31 @@ grpc::Status ArbiterService::Verify(VerifyGamesStream& stream) {
       reader_ended.notify_all();
     };
     int64_t n = 0;
+    // A record is decoded only to be checked (it must parse, as the public
+    // message would, and stay within the reader's limits); a PGN text goes to
+    // the worker unread, which reads it as this coordinator would.
+    v1::GameRecord record;
     for (;;) {
-      for (v1::GameInput& game : *request.mutable_games()) {
-        ++n;
+      for (v1::relay::GameInput& input : *request.mutable_games()) {
+        v1::BatchGame game;
+        game.set_index(++n);
+        if (input.has_record()) {
+          if (!record.ParseFromString(input.record())) {
+            bad_message = absl::InvalidArgumentError(
+                absl::StrCat("message ", stream.messages_read(), " of the stream is not a ",
+                             v1::VerifyGamesRequest::descriptor()->full_name()));
+            run->Cancel();
+            return done();
+          }
+          game.set_record(Checked(record, std::move(*input.mutable_record())));
+        } else {
+          game.set_pgn(std::move(*input.mutable_pgn()));
+        }
         {
           std::lock_guard<std::mutex> lock(ids_mu);
-          ids.push_back(std::move(*game.mutable_id()));
+          ids.push_back(std::move(*input.mutable_id()));
         }
-        if (!run->Add(game.has_record() ? Checked(std::move(*game.mutable_record()))
-                                        : wire::ToProto(ReadFirstGame(
-                                              game.pgn(), n, wire::ReaderOptionsFor(options)))))
-          return done();
+        if (!run->Add(std::move(game))) return done();
       }
       absl::StatusOr<bool> more = stream.Read(&request);
       if (!more.ok()) {
@@ -204,18 +227,18 @@ grpc::Status ArbiterService::Verify(VerifyGamesStream& stream) {
   // As many verdicts per message as are ready (the client may send one game
   // at a time and wait: a ready verdict is never held back).
   constexpr size_t kVerdictsPerMessage = 64;
-  std::vector<v1::GameVerdict> ready;
-  v1::VerifyGamesResponse response;
+  std::vector<std::string> ready;
+  v1::relay::VerifyGamesResponse response;
   bool client_gone = false;
   while (run->NextReady(kVerdictsPerMessage, &ready)) {
     response.Clear();
     {
       std::lock_guard<std::mutex> lock(ids_mu);
-      for (v1::GameVerdict& v : ready) {
-        v1::IdentifiedVerdict* item = response.add_verdicts();
+      for (std::string& v : ready) {
+        v1::relay::IdentifiedVerdict* item = response.add_verdicts();
         item->set_id(std::move(ids.front()));
         ids.pop_front();
-        *item->mutable_verdict() = std::move(v);
+        item->set_verdict(std::move(v));
       }
     }
     ready.clear();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "arbiter/v1/arbiter.grpc.pb.h"
+#include "arbiter/v1/relay.pb.h"
 #include "common/tokens.h"
 #include "server/blocking_bidi.h"
 #include "server/dispatcher.h"
@@ -68,7 +69,10 @@ class ArbiterService final
                              grpc::ServerWriter<v1::GameVerdict>* writer) override;
 
  private:
-  using VerifyGamesStream = BlockingBidi<v1::VerifyGamesRequest, v1::VerifyGamesResponse>;
+  // Read and written as their views (relay.proto): games and verdicts are
+  // relayed, not decoded.
+  using VerifyGamesStream = BlockingBidi<v1::relay::VerifyGamesRequest,
+                                         v1::relay::VerifyGamesResponse, v1::VerifyGamesRequest>;
   // The VerifyGames call, in the synchronous style.
   grpc::Status Verify(VerifyGamesStream& stream);
   grpc::Status CheckOptions(const v1::SearchOptions& options) const;  // as the function

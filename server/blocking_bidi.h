@@ -21,7 +21,9 @@
 
 namespace arbiter::coordinator {
 
-template <typename Request, typename Response>
+// `Named`: the message a Request stands for (the public message of a view,
+// arbiter/v1/relay.proto), named in errors.
+template <typename Request, typename Response, typename Named = Request>
 class BlockingBidi final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer> {
  public:
   using Body = std::function<grpc::Status(BlockingBidi&)>;
@@ -46,10 +48,14 @@ class BlockingBidi final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc
     ++messages_read_;
     grpc::ProtoBufferReader reader(&in_);
     if (!message->ParseFromZeroCopyStream(&reader))
-      return absl::InvalidArgumentError(absl::StrCat(
-          "message ", messages_read_, " of the stream is not a ", message->GetTypeName()));
+      return absl::InvalidArgumentError(absl::StrCat("message ", messages_read_,
+                                                     " of the stream is not a ",
+                                                     Named::descriptor()->full_name()));
     return true;
   }
+
+  // Messages read so far (the last one read is this one).
+  int64_t messages_read() const { return messages_read_; }
 
   // False when the client is gone. One Write at a time (a Read may run
   // alongside, on another thread).

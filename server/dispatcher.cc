@@ -15,6 +15,7 @@
 #include "grpcpp/channel.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
+#include "proto/convert.h"
 
 namespace arbiter::coordinator {
 namespace {
@@ -65,6 +66,18 @@ std::string ProbeFailure(const grpc::Status& s, bool tls) {
   return out;
 }
 
+// The record a batch game stands for: its own, or read from its PGN text
+// as the worker reads it.
+v1::GameRecord RecordOf(const v1::BatchGame& game, const v1::SearchOptions& options) {
+  v1::GameRecord record;
+  if (game.has_pgn())
+    record =
+        wire::ToProto(ReadFirstGame(game.pgn(), game.index(), wire::ReaderOptionsFor(options)));
+  else if (!record.ParseFromString(game.record()))
+    record.set_index(game.index());
+  return record;
+}
+
 }  // namespace
 
 struct Dispatcher::Endpoint {
@@ -108,12 +121,12 @@ struct Dispatcher::Batch {
 // dispatcher itself, holding its mutex, that drops the last reference.
 Run::~Run() { d_.queue_depth_.Decrement(double(queue_.size())); }
 
-bool Run::Add(v1::GameRecord record) {
+bool Run::Add(v1::BatchGame game) {
   std::unique_lock<std::mutex> lock(d_.mu_);
   changed_.wait(lock,
                 [&] { return cancelled_ || added_ - delivered_ < d_.options_.max_outstanding; });
   if (cancelled_) return false;
-  queue_.push_back(Pending{added_++, std::move(record)});
+  queue_.push_back(Pending{added_++, std::move(game)});
   d_.queue_depth_.Increment();
   d_.work_.notify_one();
   return true;
@@ -125,7 +138,7 @@ void Run::Finish() {
   changed_.notify_all();
 }
 
-bool Run::Next(v1::GameVerdict* out) {
+bool Run::Next(std::string* out) {
   std::unique_lock<std::mutex> lock(d_.mu_);
   changed_.wait(lock, [&] {
     return cancelled_ || done_.count(delivered_) || (finished_ && delivered_ == added_);
@@ -139,7 +152,7 @@ bool Run::Next(v1::GameVerdict* out) {
   return true;
 }
 
-bool Run::NextReady(size_t max, std::vector<v1::GameVerdict>* out) {
+bool Run::NextReady(size_t max, std::vector<std::string>* out) {
   std::unique_lock<std::mutex> lock(d_.mu_);
   changed_.wait(lock, [&] {
     return cancelled_ || done_.count(delivered_) || (finished_ && delivered_ == added_);
@@ -547,7 +560,7 @@ bool Dispatcher::TakeBatch(const Endpoint& e, Batch* batch) {
       Run::Pending& p = run->queue_.front();
       batch->seqs.push_back(p.seq);
       batch->failures.push_back(p.failures);
-      *batch->request.add_games() = std::move(p.record);
+      batch->request.mutable_games()->Add(std::move(p.game));
       run->queue_.pop_front();
     }
     queue_depth_.Decrement(double(batch->seqs.size()));
@@ -624,7 +637,7 @@ void Dispatcher::Send(std::shared_ptr<Endpoint> e) {
 size_t Dispatcher::Complete(Batch& batch, size_t got, v1::VerdictChunk& chunk) {
   std::lock_guard<std::mutex> lock(mu_);
   Run& run = *batch.run;
-  for (v1::GameVerdict& verdict : *chunk.mutable_verdicts()) {
+  for (std::string& verdict : *chunk.mutable_verdicts()) {
     if (got == batch.seqs.size()) break;  // a worker sending more than asked
     const uint64_t seq = batch.seqs[got++];
     if (run.cancelled_ || seq < run.delivered_ || run.done_.count(seq)) continue;
@@ -643,7 +656,8 @@ void Dispatcher::Requeue(Batch& batch, size_t from, int failed_endpoint, const g
   // The game the call broke off on is the suspect; the ones after it were
   // not started.
   if (batch.failures[from] + 1 >= kMaxGameFailures) {
-    const v1::GameRecord& record = batch.request.games(int(from));
+    // The one game the coordinator decodes: its verdict names the record.
+    const v1::GameRecord record = RecordOf(batch.request.games(int(from)), run.options_);
     v1::GameVerdict verdict;
     verdict.set_game(record.index());
     for (const v1::GameRecord::Tag& t : record.tags()) {
@@ -657,7 +671,7 @@ void Dispatcher::Requeue(Batch& batch, size_t from, int failed_endpoint, const g
         absl::StrCat("no worker could rule on this game: ", kMaxGameFailures,
                      " calls broke off on it, the last with \"", why.error_message(), "\"")));
     if (batch.seqs[from] >= run.delivered_ && !run.done_.count(batch.seqs[from]))
-      run.done_.emplace(batch.seqs[from], std::move(verdict));
+      run.done_.emplace(batch.seqs[from], verdict.SerializeAsString());
     run.changed_.notify_all();
     ++from;
   } else {

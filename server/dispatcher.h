@@ -68,21 +68,25 @@ struct DispatcherOptions {
 class Dispatcher;
 
 // One stream of games through the workers (a client's VerifyGames call, or
-// a job). Add from one thread, Next from another.
+// a job). Add from one thread, Next from another. Games and verdicts stay
+// serialized: the coordinator relays them to and from the workers without
+// decoding either (worker.proto).
 class Run {
  public:
   ~Run();
-  // Queues a game. Blocks while max_outstanding games are undelivered.
+  // Queues a game: a serialized GameRecord, or one game's PGN text for the
+  // worker to read. Blocks while max_outstanding games are undelivered.
   // False when the run was cancelled.
-  bool Add(v1::GameRecord record);
+  bool Add(v1::BatchGame game);
   // No more games will be added.
   void Finish();
-  // The next verdict in input order; blocks until it is ready. False once
-  // every added game was delivered after Finish, or when cancelled.
-  bool Next(v1::GameVerdict* out);
+  // The next verdict in input order, a serialized GameVerdict; blocks until
+  // it is ready. False once every added game was delivered after Finish, or
+  // when cancelled.
+  bool Next(std::string* out);
   // Like Next, then also every verdict ready right behind it, up to `max`
   // in all, appended to `out`. False when Next would be.
-  bool NextReady(size_t max, std::vector<v1::GameVerdict>* out);
+  bool NextReady(size_t max, std::vector<std::string>* out);
   // Drops queued games and undelivered verdicts; Add and Next return false.
   void Cancel();
   // Set when workers refuse the run's options (e.g. tables asked of workers
@@ -93,7 +97,7 @@ class Run {
   friend class Dispatcher;
   struct Pending {
     uint64_t seq;
-    v1::GameRecord record;
+    v1::BatchGame game;
     int avoid = -1;    // endpoint that failed this game
     int failures = 0;  // calls that broke off while on this game
   };
@@ -110,7 +114,7 @@ class Run {
   const std::chrono::steady_clock::time_point created_;
   // Guarded by the dispatcher's mutex.
   std::deque<Pending> queue_;
-  std::map<uint64_t, v1::GameVerdict> done_;
+  std::map<uint64_t, std::string> done_;  // serialized GameVerdicts
   uint64_t added_ = 0, delivered_ = 0;
   bool finished_ = false, cancelled_ = false;
   absl::Status status_;

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "arbiter/v1/relay.pb.h"
 #include "core/io/byte_source.h"
 #include "core/pgn/pgn_reader.h"
 #include "core/util/text_encoding.h"
@@ -320,7 +321,10 @@ void Jobs::Execute(std::shared_ptr<Job> job) {
     RawGame raw;
     for (int64_t n = 0; pgn.Next(&raw); ++n) {
       if (n < skip) continue;
-      if (!run->Add(wire::ToProto(raw))) return;
+      v1::BatchGame game;
+      game.set_index(raw.index);
+      game.set_record(wire::ToProto(raw).SerializeAsString());
+      if (!run->Add(std::move(game))) return;
       std::lock_guard<std::mutex> lock(mu_);
       job->state.set_games_read(job->state.games_read() + 1);
     }
@@ -367,12 +371,17 @@ void Jobs::Execute(std::shared_ptr<Job> job) {
     return true;
   };
   bool committed = true;
-  v1::GameVerdict verdict;
+  // Verdicts are stored as the workers serialized them; only what the job
+  // counts is decoded (a verdict that does not parse counts as an error,
+  // and reads back as one: GetJobResults refuses it).
+  std::string verdict;
+  v1::relay::VerdictFacts facts;
   while (committed && run->Next(&verdict)) {
-    pending.emplace_back(counted.games_done(), verdict.SerializeAsString());
+    const bool parsed = facts.ParseFromString(verdict);
+    pending.emplace_back(counted.games_done(), std::move(verdict));
     counted.set_games_done(counted.games_done() + 1);
-    if (!verdict.error().empty()) counted.set_errors(counted.errors() + 1);
-    if (verdict.has_ruling() && !verdict.ruling().agrees())
+    if (!parsed || !facts.error().empty()) counted.set_errors(counted.errors() + 1);
+    if (parsed && facts.has_ruling() && !facts.ruling().agrees())
       counted.set_disagreements(counted.disagreements() + 1);
     if (pending.size() >= kCommitVerdicts || Clock::now() - last_commit > kCommitInterval)
       committed = commit();

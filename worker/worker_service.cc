@@ -187,6 +187,11 @@ grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
   int next = 0;
   auto start = Clock::now();
   bool cancelled = false;
+  // A record is the coordinator's to check (it parsed every client's);
+  // one that does not parse here is refused with the batch.
+  bool unparsed = false;
+  v1::GameRecord record;
+  const PgnReaderOptions reader_options = wire::ReaderOptionsFor(request->options());
   const bool completed = VerifyGames(
       {.threads = 1, .search = options, .tables = options.syzygy},
       [&](RawGame* game) {
@@ -197,17 +202,31 @@ grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
           cancelled = true;
           return false;
         }
-        *game = wire::FromProto(request->games(next++));
+        const v1::BatchGame& input = request->games(next++);
+        if (input.has_pgn()) {
+          // Read here, as the coordinator would have read it.
+          *game = ReadFirstGame(input.pgn(), input.index(), reader_options);
+        } else if (record.ParseFromString(input.record())) {
+          *game = wire::FromProto(record);
+        } else {
+          unparsed = true;
+          return false;
+        }
         start = Clock::now();
         return true;
       },
       [&](GameVerdict& verdict) {
         game_seconds_.Observe(SecondsSince(start));
-        *chunk.add_verdicts() = wire::ToProto(verdict);
+        chunk.add_verdicts(wire::ToProto(verdict).SerializeAsString());
         return (chunk.verdicts_size() < kVerdictsPerChunk &&
                 Clock::now() - last_flush <= std::chrono::milliseconds(50)) ||
                flush();
       });
+  if (unparsed) {
+    failures_.Increment();
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        absl::StrCat("game ", next, " of the batch is not a GameRecord"));
+  }
   if (cancelled) {
     failures_.Increment();
     return grpc::Status(grpc::StatusCode::CANCELLED, "the coordinator cancelled the batch");
