@@ -78,7 +78,8 @@ struct VerifyOptions {
   std::vector<std::string> syzygy;
   std::optional<std::string> tables;
   std::set<FailOn> fail_on;
-  bool csv_summary = false;  // --summary
+  bool csv_summary = false;                         // --summary
+  TextEvidence evidence = TextEvidence::kDisputed;  // --evidence
   const ConnectionOptions* connection = nullptr;
 };
 
@@ -302,7 +303,7 @@ common::ExitCode RunVerify(const VerifyOptions& o) {
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  VerdictPrinter printer(o.format, tablebase, out, o.csv_summary);
+  VerdictPrinter printer(o.format, tablebase, out, o.csv_summary, o.evidence);
   // What --fail-on looks for, counted as the summary counts it.
   int64_t errors = 0, disagreements = 0;
   auto deliver = [&](GameVerdict& v) {
@@ -387,6 +388,18 @@ Command AddVerify(CLI::App& arbiter, ConnectionOptions* connection) {
       },
       "text|jsonl|csv", "The records' format")
       ->default_str("text");
+  common::AddChecked(
+      *verify, "--evidence",
+      [o](const std::string& name) {
+        absl::StatusOr<TextEvidence> evidence = ParseTextEvidence(name);
+        if (!evidence.ok()) throw common::UsageError(std::string(evidence.status().message()));
+        o->evidence = *evidence;
+      },
+      "disputed|all",
+      "Text records: show the winner's helpmate line only where the ruling is\n"
+      "disputed (disagrees, uncertain, contradicted by the tables), or on every\n"
+      "record (all); JSON always has it")
+      ->default_str("disputed");
   common::AddFlag(*verify, "--summary", &o->csv_summary,
                   "With --format csv: also write the summary (as text) to stderr; text and\n"
                   "jsonl always end with it");

@@ -522,6 +522,11 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
       wm->set_proof(EnumToProto<v1::MateProof>(r.winner_can_mate.proof));
       // The line is the verdict's winner_line (UCI from end_fen); not repeated.
     }
+    if (r.dead_position_proof) {
+      v1::DeadPositionProof* dp = pr->mutable_dead_position_proof();
+      dp->set_white(EnumToProto<v1::MateProof>(r.dead_position_proof->white));
+      dp->set_black(EnumToProto<v1::MateProof>(r.dead_position_proof->black));
+    }
     for (const std::string& g : r.claim_grounds) pr->add_claim_grounds(g);
     ToProto(r.declared_ending, pr->mutable_declared_ending());
     if (r.flag_fallen_by) pr->set_flag_fallen_by(ToProto(*r.flag_fallen_by));
@@ -589,6 +594,13 @@ absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
       absl::StatusOr<Color> side = FromProto(pr.winner_side());
       if (!side.ok()) return side.status();
       r.winner_side = *side;
+    }
+    if (pr.has_dead_position_proof()) {
+      absl::StatusOr<MateProof> white = ProofFromProto(pr.dead_position_proof().white());
+      if (!white.ok()) return white.status();
+      absl::StatusOr<MateProof> black = ProofFromProto(pr.dead_position_proof().black());
+      if (!black.ok()) return black.status();
+      r.dead_position_proof = DeadPositionProof{.white = *white, .black = *black};
     }
     if (pr.has_winner_can_mate()) {
       r.winner_can_mate.answer = FromProto(pr.winner_can_mate().answer());

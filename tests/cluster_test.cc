@@ -124,7 +124,8 @@ TEST_F(Cluster, ReportAndAnnotatedPgnThroughTheCoordinatorEqualEmbedded) {
        at = files[0]["html"].find("<article", at + 1))
     ++articles;
   EXPECT_EQ(articles, 4u);
-  EXPECT_PRED_FORMAT2(testing::Contains, files[0]["html"], "White can mate: 30... ");
+  EXPECT_PRED_FORMAT2(testing::Contains, files[0]["html"],
+                      "White can mate, helpmate line (both sides&#39; moves): 30... ");
   EXPECT_PRED_FORMAT2(testing::Contains, files[0]["html"], "https://lichess.org/abcdEFGH#4");
   EXPECT_EQ(files[1]["html"], files[0]["html"]);
   EXPECT_EQ(files[1]["pgn"], files[0]["pgn"]);

@@ -184,9 +184,14 @@ TEST(ReportCli, ConstructedDisputesEmbedded) {
   EXPECT_PRED_FORMAT2(Contains, page, "href=\"https://lichess.org/abcdEFGH#4\"");
   EXPECT_PRED_FORMAT2(Contains, page, "href=\"https://www.chess.com/game/live/123456789\"");
   EXPECT_PRED_FORMAT2(Contains, page, "1/2-1/2 by flag_fall_cannot_mate (FIDE 6.9)");
-  EXPECT_PRED_FORMAT2(Contains, page, "Black cannot mate (proof: material)");
-  EXPECT_PRED_FORMAT2(Contains, page, "White can mate: 30... ");
-  EXPECT_PRED_FORMAT2(Contains, page, "neither side can mate (proof: material)");
+  EXPECT_PRED_FORMAT2(Contains, page,
+                      "Black cannot mate: too little material for any series of legal moves to "
+                      "mate (proof: material)");
+  EXPECT_PRED_FORMAT2(Contains, page,
+                      "White can mate, helpmate line (both sides&#39; moves): 30... ");
+  EXPECT_PRED_FORMAT2(Contains, page,
+                      "neither side can mate: too little material for any series of legal moves to "
+                      "mate (proof: material)");
   EXPECT_PRED_FORMAT2(Contains, page, "2. Ke3");
   EXPECT_PRED_FORMAT2(Contains, page, "<tr><th>games</th><td class=\"n\">8</td></tr>");
   EXPECT_EQ(Count(page, "<svg"), disputed.size() + 1);  // a board each, and the chart
@@ -352,9 +357,55 @@ TEST(ReportCli, SanLinesInAnalyzeAndVerify) {
   r = Arbiter("verify " + games);
   EXPECT_TRUE(std::regex_search(
       r.out, std::regex("#3: 1/2-1/2 -> 1-0 by flag_fall \\(6.9\\) after ply 1, Black's flag "
-                        "\\(by being the player to move\\)  DISAGREES  White can mate: 30\\.\\.\\. "
+                        "\\(by being the player to move\\)  DISAGREES  White can mate, helpmate "
+                        "line \\(both sides' moves\\): 30\\.\\.\\. "
                         "[^\\n]*#\\n")))
       << r.out;
+}
+
+// Text records state each "cannot mate" in words with its proof; the
+// helpmate line of an agreeing ruling is shown only with --evidence all;
+// a dead position's proof is in its JSON record.
+TEST(ReportCli, TextEvidenceInWords) {
+  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
+  testing::CommandResult r = Arbiter("verify " + sample);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_PRED_FORMAT2(Contains, r.out,
+                      "White's flag (by the clock)  Black cannot mate: too little material for any "
+                      "series of legal moves to mate (proof: material)\n");
+  // Game 3 agrees: White can mate, and the line is left to --evidence all.
+  EXPECT_PRED_FORMAT2(Contains, r.out, "Black's flag (by the clock)  White can mate\n");
+  EXPECT_EQ(r.out.find("helpmate"), std::string::npos) << r.out;
+  r = Arbiter("verify --evidence all " + sample);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_PRED_FORMAT2(Contains, r.out,
+                      "Black's flag (by the clock)  White can mate, helpmate line (both sides' "
+                      "moves): 11... ");
+  r = Arbiter("verify --evidence some " + sample);
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_PRED_FORMAT2(Contains, r.out, "--evidence must be disputed or all, not \"some\"");
+
+  const fs::path dir = FreshDir("report_cli_dead");
+  const fs::path pgn = dir / "dead.pgn";
+  // Bishops on one colour (material), and a locked wall of pawns with the
+  // kings apart (a closed position, explored): both dead.
+  std::ofstream(pgn) << "[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n"
+                        "[FEN \"8/8/4k3/8/2b5/3B4/4K3/8 w - - 0 1\"]\n\n1. Kd2 1/2-1/2\n\n"
+                        "[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n"
+                        "[FEN \"4k3/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/4K3 w - - 0 1\"]\n\n"
+                        "1. Kd2 1/2-1/2\n";
+  r = Arbiter("verify --format jsonl " + pgn.string());
+  const std::vector<std::string> lines = testing::Lines(r.out);
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_PRED_FORMAT2(Contains, lines[0], "\"dead_position_proof\": \"material\"");
+  EXPECT_PRED_FORMAT2(Contains, lines[1], "\"rule\": \"dead_position\"");
+  EXPECT_TRUE(std::regex_search(lines[1], std::regex("\"dead_position_proof\": \"(fortress|"
+                                                     "exhaustive_search|retrograde)\"")))
+      << lines[1];
+  r = Arbiter("verify " + pgn.string());
+  EXPECT_PRED_FORMAT2(Contains, r.out,
+                      "neither side can mate: too little material for any series of legal moves to "
+                      "mate (proof: material)\n");
 }
 
 }  // namespace

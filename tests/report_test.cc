@@ -88,7 +88,9 @@ TEST(ReportSanLine, VerdictCarriesTheWinnersLineInSan) {
   const std::vector<std::string> evidence = EvidenceOf(v);
   const std::string line = NumberedSan(v.winner_line_san, {30, kBlack});
   EXPECT_EQ(line.rfind("30... ", 0), 0u) << line;
-  EXPECT_NE(std::find(evidence.begin(), evidence.end(), "White can mate: " + line), evidence.end());
+  EXPECT_NE(std::find(evidence.begin(), evidence.end(),
+                      "White can mate, helpmate line (both sides' moves): " + line),
+            evidence.end());
 }
 
 // Text shows at most kShownPlies plies of a line, then how long it is and
@@ -259,7 +261,8 @@ TEST(ReportPgn, WritesTheRecordBackWithTheRulingAtTheRuledPly) {
   ASSERT_EQ(v.ruling->rule, Rule::kDeadPosition);
   EXPECT_EQ(ArbiterComment(v),
             "Arbiter: 1/2-1/2 by dead_position (FIDE 5.2.2), not 1-0 as declared: neither side "
-            "can mate (proof: material); the game ended on the board after ply 1; 2 plies were "
+            "can mate: too little material for any series of legal moves to mate (proof: "
+            "material); the game ended on the board after ply 1; 2 plies were "
             "played after the end, the first Kd7");
   const std::string pgn = AnnotatedPgn(v, dead, &scratch);
   EXPECT_PRED_FORMAT2(Contains, pgn, "[Annotator \"Someone; Arbiter\"]\n");

@@ -30,4 +30,28 @@ std::optional<CanMate> ParseCanMate(std::string_view text) { return ValueOf(kAns
 const char* ToString(MateProof p) { return NameOf(kProofs, p); }
 std::optional<MateProof> ParseMateProof(std::string_view text) { return ValueOf(kProofs, text); }
 
+const char* ProofWords(MateProof p) {
+  switch (p) {
+    case MateProof::kNone:
+      return "";
+    case MateProof::kMaterial:
+      return "too little material for any series of legal moves to mate";
+    case MateProof::kSeventyFiveMoveRule:
+      return "every series of moves reaches the 75-move rule (9.6.2) before a mate";
+    case MateProof::kFortress:
+      return "the pawns are blocked and no piece can pass them";
+    case MateProof::kForcedLine:
+      return "the only legal moves, followed to the end, reach no mate";
+    case MateProof::kExhaustiveSearch:
+      return "every position reachable by legal moves was explored, and none is a mate";
+    case MateProof::kRetrograde:
+      return "the exact tables of every position with these men hold no mate";
+    case MateProof::kBareKings:
+      return "only the two kings are left";
+    case MateProof::kLoneKing:
+      return "a lone king cannot win";
+  }
+  return "";
+}
+
 }  // namespace arbiter

@@ -24,6 +24,9 @@ enum class MateProof : uint8_t {
   kLoneKing,             // Chess 99: a lone king cannot win
 };
 const char* ToString(MateProof p);  // "" for kNone, else "material", ...
+// What the proof shows, in words for a person reading a ruling: "too little
+// material for any series of legal moves to mate", ...; "" for kNone.
+const char* ProofWords(MateProof p);
 std::optional<MateProof> ParseMateProof(std::string_view text);
 
 }  // namespace arbiter

@@ -3,7 +3,6 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/mate/material.h"
 #include "core/render/san_line.h"
 
 namespace arbiter {
@@ -20,14 +19,6 @@ std::optional<std::string_view> WithoutScheme(std::string_view url) {
   for (std::string_view scheme : {"https://", "http://"})
     if (url.starts_with(scheme)) return url.substr(scheme.size());
   return std::nullopt;
-}
-
-// Material alone proves both sides' "cannot mate" (the cheap, exact test
-// the replay runs first); other proofs of a dead position are not carried
-// by the verdict.
-bool DeadByMaterial(const std::string& fen) {
-  absl::StatusOr<Position> pos = Position::FromFen(fen);
-  return pos.ok() && HasInsufficientMaterial(*pos, kWhite) && HasInsufficientMaterial(*pos, kBlack);
 }
 
 }  // namespace
@@ -97,6 +88,22 @@ std::string RulingText(const GameVerdict& v) {
   return out;
 }
 
+std::string CannotMateWords(const Ruling& r) {
+  if (r.dead_position_proof) {
+    const DeadPositionProof& p = *r.dead_position_proof;
+    if (p.white == p.black)
+      return absl::StrCat("neither side can mate: ", ProofWords(p.white), " (proof: ", ProofName(p),
+                          ")");
+    return absl::StrCat("neither side can mate: White, ", ProofWords(p.white), "; Black, ",
+                        ProofWords(p.black), " (proof: ", ProofName(p), ")");
+  }
+  if (r.winner_side && r.winner_can_mate.answer == CanMate::kNo)
+    return absl::StrCat(SideName(*r.winner_side),
+                        " cannot mate: ", ProofWords(r.winner_can_mate.proof),
+                        " (proof: ", ToString(r.winner_can_mate.proof), ")");
+  return "";
+}
+
 std::vector<std::string> EvidenceOf(const GameVerdict& v) {
   std::vector<std::string> out;
   if (!v.ruling) {
@@ -107,8 +114,7 @@ std::vector<std::string> EvidenceOf(const GameVerdict& v) {
   const Ruling& r = *v.ruling;
   if (v.rules == Ruleset::kChess99 && !v.detail.empty()) out.push_back(v.detail);
   if (r.rule == Rule::kDeadPosition)
-    out.push_back(DeadByMaterial(v.end_fen) ? "neither side can mate (proof: material)"
-                                            : "neither side can mate");
+    out.push_back(r.dead_position_proof ? CannotMateWords(r) : "neither side can mate");
   if (r.flag_fallen_by)
     out.push_back(absl::StrCat(SideName(*r.flag_fallen_by), "'s flag fell (by ",
                                FlagEvidenceWords(r.flag_evidence), ")"));
@@ -120,11 +126,11 @@ std::vector<std::string> EvidenceOf(const GameVerdict& v) {
         out.push_back(
             v.winner_line_san.empty()
                 ? absl::StrCat(side, " can mate")
-                : absl::StrCat(side, " can mate: ",
+                : absl::StrCat(side, " can mate, helpmate line (both sides' moves): ",
                                NumberedSan(v.winner_line_san, MoveNumberOfFen(v.end_fen))));
         break;
       case CanMate::kNo:
-        out.push_back(absl::StrCat(side, " cannot mate (proof: ", ToString(m.proof), ")"));
+        out.push_back(CannotMateWords(r));
         break;
       case CanMate::kUnknown:
         out.push_back(absl::StrCat("whether ", side,

@@ -40,4 +40,10 @@ std::string RulingText(const GameVerdict& v);
 // the tables' view, the error. Chess 99 rulings give their judge's reason.
 std::vector<std::string> EvidenceOf(const GameVerdict& v);
 
+// A "cannot mate" of the ruling in words, as the text records and the
+// report state it: "Black cannot mate: too little material for any series
+// of legal moves to mate (proof: material)", "neither side can mate: ...
+// (proof: fortress+material)"; "" when the ruling has none.
+std::string CannotMateWords(const Ruling& r);
+
 }  // namespace arbiter

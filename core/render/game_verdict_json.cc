@@ -57,6 +57,7 @@ constexpr const char* kRulingKeys[] = {
     "ruling",  "agrees",       "certain",         "rule",
     "article", "ended_at_ply", "moves_after_end", "first_move_after_end"};
 constexpr const char* kEndingKeys[] = {"winner",
+                                       "dead_position_proof",
                                        "claim_grounds",
                                        "termination_read_as",
                                        "termination_source",
@@ -97,6 +98,10 @@ std::string GameVerdictJson(const GameVerdict& v) {
   o.AddTextOrNull("end_fen", v.end_fen);
   if (r) {
     o.AddRaw("winner", WinnerJson(v, *r));
+    // Named as analyze names a dead position's proof: "material",
+    // "fortress+material"; null for other rulings.
+    o.AddTextOrNull("dead_position_proof",
+                    r->dead_position_proof ? ProofName(*r->dead_position_proof) : "");
     o.AddRaw("claim_grounds", JsonArray(r->claim_grounds, JsonQuote));
     AddDeclaredEndingFields(*r, &o);
     o.AddRaw("claims", JsonArray(r->claims, ClaimRulingJson));

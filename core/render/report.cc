@@ -63,7 +63,8 @@ std::string AssessmentJson(const PositionAnalysis& analysis) {
   else
     o.AddNull("black_can_mate");
   o.Add("dead", a.dead);
-  o.AddTextOrNull("proof", DeadPositionProof(a));
+  const std::optional<DeadPositionProof> dead_proof = DeadProofOf(a);
+  o.AddTextOrNull("proof", dead_proof ? ProofName(*dead_proof) : "");
   if (white_asked)
     o.AddRaw("white", MateAbilityJson(pos, a.white));
   else

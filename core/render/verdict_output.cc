@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/render/disputes.h"
 #include "core/render/game_verdict_json.h"
 #include "core/render/json.h"
 #include "core/render/san_line.h"
@@ -50,7 +51,9 @@ std::string CsvRow(const GameVerdict& v) {
       v.tablebase ? CsvTablebase(*v.tablebase) : "", "\n");
 }
 
-std::string TextLine(const GameVerdict& v) {
+const char* SideWord(Color c) { return c == kWhite ? "White" : "Black"; }
+
+std::string TextLine(const GameVerdict& v, TextEvidence evidence) {
   std::string head = absl::StrCat("#", v.game, v.site.empty() ? "" : " ", v.site, ": ");
   if (!v.ruling) return absl::StrCat(head, "ERROR ", LocatedError(v), "\n");
   const Ruling& r = *v.ruling;
@@ -81,15 +84,29 @@ std::string TextLine(const GameVerdict& v) {
     absl::StrAppend(&line, contradiction ? "  TABLEBASE CONTRADICTION: " : "  (tablebase: ",
                     v.tablebase->note, contradiction ? "" : ")");
   }
+  if (std::string words = CannotMateWords(r); !words.empty()) absl::StrAppend(&line, "  ", words);
   // The winner's mating line last: it may be long, and the markers above
-  // stay where a reader (or grep) finds them.
-  if (r.winner_side && !v.winner_line_san.empty())
-    absl::StrAppend(&line, "  ", *r.winner_side == kWhite ? "White" : "Black", " can mate: ",
-                    ShownSan(v.winner_line_san, MoveNumberOfFen(v.end_fen), "--format jsonl"));
+  // stay where a reader (or grep) finds them. Only where the ruling is in
+  // dispute (or --evidence all): an agreeing result needs no line to check.
+  // It is a helpmate, both sides' moves, which a reader must not take for
+  // a forced win.
+  if (r.winner_side && r.winner_can_mate.answer == CanMate::kYes) {
+    absl::StrAppend(&line, "  ", SideWord(*r.winner_side), " can mate");
+    if (!v.winner_line_san.empty() && (evidence == TextEvidence::kAll || DisputesOf(v).any()))
+      absl::StrAppend(&line, ", helpmate line (both sides' moves): ",
+                      ShownSan(v.winner_line_san, MoveNumberOfFen(v.end_fen), "--format jsonl"));
+  }
   return line + "\n";
 }
 
 }  // namespace
+
+absl::StatusOr<TextEvidence> ParseTextEvidence(const std::string& name) {
+  if (name == "disputed") return TextEvidence::kDisputed;
+  if (name == "all") return TextEvidence::kAll;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--evidence must be disputed or all, not \"", name, "\""));
+}
 
 void VerdictSummary::Add(const GameVerdict& v) {
   ++games;
@@ -156,10 +173,12 @@ absl::StatusOr<VerdictFormat> ParseVerdictFormat(const std::string& name) {
       absl::StrCat("--format must be text, jsonl or csv, not \"", name, "\""));
 }
 
-VerdictPrinter::VerdictPrinter(VerdictFormat format, bool tablebase, FILE* out, bool csv_summary)
+VerdictPrinter::VerdictPrinter(VerdictFormat format, bool tablebase, FILE* out, bool csv_summary,
+                               TextEvidence evidence)
     : format_(format),
       out_(out),
       csv_summary_(csv_summary),
+      evidence_(evidence),
       summary_(std::make_shared<VerdictSummary>()) {
   summary_->tablebases = tablebase;
   if (format == VerdictFormat::kCsv)
@@ -170,7 +189,7 @@ void VerdictPrinter::Print(const GameVerdict& v) {
   summary_->Add(v);
   std::string line = format_ == VerdictFormat::kJsonl ? GameVerdictJson(v) + "\n"
                      : format_ == VerdictFormat::kCsv ? CsvRow(v)
-                                                      : TextLine(v);
+                                                      : TextLine(v, evidence_);
   std::fwrite(line.data(), 1, line.size(), out_);
 }
 

@@ -18,6 +18,12 @@ namespace arbiter {
 
 enum class VerdictFormat { kText, kJsonl, kCsv };
 
+// Which text records show the winner's mating line (verify --evidence):
+// only the disputed rulings (disputes.h), where a reader checks it, or
+// every record. JSON and CSV are unaffected: JSON always has the line.
+enum class TextEvidence { kDisputed, kAll };
+absl::StatusOr<TextEvidence> ParseTextEvidence(const std::string& name);
+
 // "text", "jsonl" (or "json"), "csv"; INVALID_ARGUMENT otherwise.
 absl::StatusOr<VerdictFormat> ParseVerdictFormat(const std::string& name);
 
@@ -44,7 +50,8 @@ class VerdictPrinter {
   // printed. CSV prints its header at once, and its summary (as text, on
   // stderr, so that stdout stays one table) only with `csv_summary`
   // (verify --summary): docs/output.md, "CSV".
-  VerdictPrinter(VerdictFormat format, bool tablebase, FILE* out, bool csv_summary = false);
+  VerdictPrinter(VerdictFormat format, bool tablebase, FILE* out, bool csv_summary = false,
+                 TextEvidence evidence = TextEvidence::kDisputed);
 
   // One record, counted for the summary.
   void Print(const GameVerdict& v);
@@ -57,6 +64,7 @@ class VerdictPrinter {
   const VerdictFormat format_;
   FILE* const out_;
   const bool csv_summary_;
+  const TextEvidence evidence_;
   std::shared_ptr<VerdictSummary> summary_;
 };
 

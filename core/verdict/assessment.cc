@@ -25,10 +25,14 @@ const char* ToString(GameStatus s) {
   return "ongoing";
 }
 
-std::string DeadPositionProof(const Assessment& a) {
-  if (!a.dead.value_or(false)) return "";
-  if (a.white.proof == a.black.proof) return ToString(a.white.proof);
-  return std::string(ToString(a.white.proof)) + "+" + ToString(a.black.proof);
+std::string ProofName(const DeadPositionProof& proof) {
+  if (proof.white == proof.black) return ToString(proof.white);
+  return std::string(ToString(proof.white)) + "+" + ToString(proof.black);
+}
+
+std::optional<DeadPositionProof> DeadProofOf(const Assessment& a) {
+  if (!a.dead.value_or(false)) return std::nullopt;
+  return DeadPositionProof{.white = a.white.proof, .black = a.black.proof};
 }
 
 const char* ArticleOf(GameStatus s) {
@@ -149,7 +153,8 @@ MateAbility ClosedPositionProbe(Game& game, Color side, size_t legal_moves, uint
 
 }  // namespace
 
-GameStatus AutomaticEnding(Game& game, uint64_t closed_budget, RetrogradeSolver* retrograde) {
+GameStatus AutomaticEnding(Game& game, uint64_t closed_budget, RetrogradeSolver* retrograde,
+                           DeadPositionProof* dead_proof) {
   const Position& pos = game.position();
   // Mate, stalemate and the probes ask only for none, one or more legal
   // moves; a game that has ended by mate or stalemate needs no probe.
@@ -163,7 +168,9 @@ GameStatus AutomaticEnding(Game& game, uint64_t closed_budget, RetrogradeSolver*
     if (white.answer == CanMate::kNo && black.answer != CanMate::kNo)
       black = ClosedPositionProbe(game, kBlack, legal_moves, closed_budget, retrograde);
   }
-  return Ending(game, legal_moves, white, black);
+  const GameStatus status = Ending(game, legal_moves, white, black);
+  if (dead_proof && status == GameStatus::kDeadPosition) *dead_proof = {white.proof, black.proof};
+  return status;
 }
 
 Assessment Assess(Game& game, const MateSearchOptions& options, std::optional<Color> only_side) {

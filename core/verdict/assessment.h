@@ -44,9 +44,17 @@ struct Assessment {
   bool Asked(Color c) const { return !only_side || *only_side == c; }
 };
 
-// The proof that the position is dead: both sides' "no" proofs, joined by
-// "+" when they differ ("fortress+material"); "" unless `a.dead`.
-std::string DeadPositionProof(const Assessment& a);
+// The proof that a position is dead: how each side's "cannot mate" was
+// proven.
+struct DeadPositionProof {
+  MateProof white = MateProof::kNone;
+  MateProof black = MateProof::kNone;
+};
+// Its name, as the JSON records write it: the proof both sides share, or
+// White's and Black's joined by "+" ("fortress+material").
+std::string ProofName(const DeadPositionProof& proof);
+// Set when `a.dead`.
+std::optional<DeadPositionProof> DeadProofOf(const Assessment& a);
 
 // Checkmate and stalemate take precedence over the automatic draws of 9.6
 // (a mate on the 75th move stands); a dead position ends the game before a
@@ -64,7 +72,9 @@ Assessment Assess(Game& game, const MateSearchOptions& options = {},
 // analysis for a locked position of at most 4 men the exploration could not
 // close.
 inline constexpr uint64_t kClosedPositionBudget = 4000;
+// `dead_proof`, when given, is set for a dead position.
 GameStatus AutomaticEnding(Game& game, uint64_t closed_budget = kClosedPositionBudget,
-                           RetrogradeSolver* retrograde = nullptr);
+                           RetrogradeSolver* retrograde = nullptr,
+                           DeadPositionProof* dead_proof = nullptr);
 
 }  // namespace arbiter

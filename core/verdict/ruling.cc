@@ -216,7 +216,9 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
   Ruling r;
   bool ended = false;
   for (size_t ply = 0;; ++ply) {
-    GameStatus status = AutomaticEnding(game, kClosedPositionBudget, options.retrograde);
+    DeadPositionProof dead_proof;
+    GameStatus status =
+        AutomaticEnding(game, kClosedPositionBudget, options.retrograde, &dead_proof);
     // US Chess has no automatic fivefold or 75-move draw: repetition and
     // the fifty-move rule are claims there (14C, 14F), so the game goes on,
     // and a checkmate played later stands. (Ending checks mate, stalemate
@@ -226,6 +228,7 @@ Ruling RuleGame(const Position& start, const std::vector<Move>& moves,
       status = GameStatus::kOngoing;
     if (status != GameStatus::kOngoing) {
       r = Ended(status, game.position(), int(ply));
+      if (status == GameStatus::kDeadPosition) r.dead_position_proof = dead_proof;
       r.moves_after_end = int(moves.size() - ply);
       ended = true;
       break;

@@ -70,6 +70,8 @@ struct Ruling {
   // side that would win, judged in the final position.
   std::optional<Color> winner_side;
   MateAbility winner_can_mate;
+  // Dead-position rulings: how each side's "cannot mate" was proven.
+  std::optional<DeadPositionProof> dead_position_proof;
   // For draws by agreement or claim: the grounds open at the end, e.g.
   // "threefold_now", "fifty_now", "threefold_by_move", "fifty_by_move".
   std::vector<std::string> claim_grounds;

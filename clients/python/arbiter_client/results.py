@@ -444,6 +444,9 @@ class Ruling:
     clock_contradicts_result: Optional[bool]
     declared_grounds_hold: Optional[bool]
     ended_on_board: bool
+    #: A dead position's proof, named as analyze names it ("material",
+    #: "fortress+material"); None for other rulings.
+    dead_position_proof: Optional[str] = None
 
     @classmethod
     def from_proto(cls, r: _pb.Ruling) -> "Ruling":
@@ -465,6 +468,11 @@ class Ruling:
             clock_contradicts_result=_optional(r, "clock_contradicts_result"),
             declared_grounds_hold=_optional(r, "declared_grounds_hold"),
             ended_on_board=r.ended_on_board,
+            dead_position_proof=(
+                _dead_proof_name(r.dead_position_proof.white, r.dead_position_proof.black)
+                if r.HasField("dead_position_proof")
+                else None
+            ),
         )
 
 
@@ -665,9 +673,10 @@ def _claim_record(c: _pb.ClaimRuling) -> dict[str, Any]:  # claim_text.cc ClaimR
 
 _RULING_KEYS = ("ruling", "agrees", "certain", "rule", "article", "ended_at_ply",
                 "moves_after_end", "first_move_after_end")  # fmt: skip
-_ENDING_KEYS = ("winner", "claim_grounds", "termination_read_as", "termination_source",
-                "forfeit_reason", "declared_grounds", "declared_grounds_hold", "flag_fallen_by",
-                "flag_evidence", "clock_contradicts_result", "claims")  # fmt: skip
+_ENDING_KEYS = ("winner", "dead_position_proof", "claim_grounds", "termination_read_as",
+                "termination_source", "forfeit_reason", "declared_grounds", "declared_grounds_hold",
+                "flag_fallen_by", "flag_evidence", "clock_contradicts_result",
+                "claims")  # fmt: skip
 
 
 def _winner_record(v: _pb.GameVerdict) -> Optional[dict[str, Any]]:
@@ -680,6 +689,12 @@ def _winner_record(v: _pb.GameVerdict) -> Optional[dict[str, Any]]:
     if r.winner_can_mate.answer == _pb.CAN_MATE_YES:
         out.update(line=list(v.winner_line), line_san=list(v.winner_line_san))
     return out
+
+
+def _dead_proof_name(white: int, black: int) -> Optional[str]:
+    """assessment.cc ProofName: both sides' proofs, joined by "+" when they differ."""
+    proofs = [_no_none(_word(_pb.MateProof, p)) or "" for p in (white, black)]
+    return "+".join(dict.fromkeys(proofs)) or None
 
 
 def _verdict_record(v: _pb.GameVerdict) -> dict[str, Any]:  # game_verdict_json.cc
@@ -712,6 +727,11 @@ def _verdict_record(v: _pb.GameVerdict) -> dict[str, Any]:  # game_verdict_json.
         flag = r.flag_fallen_by != _pb.COLOR_UNSPECIFIED
         out.update(
             winner=_winner_record(v),
+            dead_position_proof=(
+                _dead_proof_name(r.dead_position_proof.white, r.dead_position_proof.black)
+                if r.HasField("dead_position_proof")
+                else None
+            ),
             claim_grounds=list(r.claim_grounds),
             termination_read_as=_word(_pb.EndingKind, e.kind) or "none",
             termination_source=_no_none(_word(_pb.EndingSource, e.source)),
@@ -752,10 +772,7 @@ def _assessment_record(a: _pb.Assessment) -> dict[str, Any]:  # report.cc Assess
     only = a.only_side  # a side not asked about is null
     white = _ability_record(a.white) if only != _pb.COLOR_BLACK else None
     black = _ability_record(a.black) if only != _pb.COLOR_WHITE else None
-    proof = None  # DeadPositionProof: both sides' proofs, joined by "+" when they differ
-    if _optional(a, "dead"):
-        proofs = [_no_none(_word(_pb.MateProof, m.proof)) or "" for m in (a.white, a.black)]
-        proof = "+".join(dict.fromkeys(proofs)) or None
+    proof = _dead_proof_name(a.white.proof, a.black.proof) if _optional(a, "dead") else None
     tb = a.tablebase if a.HasField("tablebase") else None
     return {
         "type": "assessment",
