@@ -4,13 +4,16 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/arbiter.grpc.pb.h"
 #include "common/arbiter_client.h"
+#include "common/heap.h"
 #include "common/security.h"
 #include "google/protobuf/util/time_util.h"
 #include "grpcpp/channel.h"
@@ -39,6 +42,7 @@ absl::StatusOr<std::unique_ptr<RemoteArbiter>> RemoteArbiter::Connect(
       common::MakeChannelCredentials(security);
   if (!credentials.ok()) return credentials.status();
   const std::string address = CoordinatorFrom(options);
+  common::KeepFreedHeap();  // a verify streams its file through gRPC's buffers
   grpc::ChannelArguments channel_args;
   channel_args.SetMaxReceiveMessageSize(64 << 20);
   return std::unique_ptr<RemoteArbiter>(new RemoteArbiter(std::make_unique<Impl>(
@@ -91,6 +95,43 @@ absl::Status RemoteArbiter::Verify(const std::function<bool(RawGame*)>& next,
                                 deliver(v);
                                 return true;
                               });
+}
+
+absl::Status RemoteArbiter::Verify(const std::function<bool(OutgoingGame*)>& next,
+                                   const MateSearchOptions& options, bool tablebase,
+                                   int games_per_message,
+                                   const std::function<void(GameVerdict&)>& deliver) {
+  // Each game's line offset (0 for a record), in sending order: verdicts
+  // come back in that order, each after its game was sent.
+  std::mutex offsets_mu;
+  std::deque<int64_t> offsets;
+  OutgoingGame game;
+  return impl_->client.VerifyInputs(
+      [&](v1::GameInput* input) {
+        if (!next(&game)) return false;
+        int64_t offset = 0;
+        if (!game.text.empty()) {
+          input->set_pgn(game.text.data(), game.text.size());
+          offset = game.first_line - 1;
+        } else {
+          *input->mutable_record() = wire::ToProto(game.record);
+        }
+        std::lock_guard<std::mutex> lock(offsets_mu);
+        offsets.push_back(offset);
+        return true;
+      },
+      wire::ToProto(options, tablebase), games_per_message,
+      [&](GameVerdict& v) {
+        int64_t offset;
+        {
+          std::lock_guard<std::mutex> lock(offsets_mu);
+          offset = offsets.front();
+          offsets.pop_front();
+        }
+        if (v.error_line) v.error_line += offset;
+        deliver(v);
+        return true;
+      });
 }
 
 namespace {

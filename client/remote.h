@@ -16,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "client/connection.h"
+#include "client/game_feed.h"
 #include "core/pgn/pgn_reader.h"
 #include "core/verdict/chess99_analysis.h"
 #include "core/verdict/game_verdict.h"
@@ -86,6 +87,12 @@ class RemoteArbiter {
   // for the next), and calls `deliver` with the verdicts in input order.
   absl::Status Verify(const std::function<bool(RawGame*)>& next, const MateSearchOptions& options,
                       bool tablebase, int games_per_message,
+                      const std::function<void(GameVerdict&)>& deliver);
+  // The same with games as texts or records (client/game_feed.h): the
+  // verdict of a text names the input's lines (its error_line counted from
+  // the text's first_line), as an embedded run's does.
+  absl::Status Verify(const std::function<bool(OutgoingGame*)>& next,
+                      const MateSearchOptions& options, bool tablebase, int games_per_message,
                       const std::function<void(GameVerdict&)>& deliver);
 
   // A job over `file`, opened from `path` ("-": standard input), uploaded to

@@ -54,6 +54,12 @@ absl::Status RemoteArbiter::Verify(const std::function<bool(RawGame*)>&, const M
   return NotBuilt();
 }
 
+absl::Status RemoteArbiter::Verify(const std::function<bool(OutgoingGame*)>&,
+                                   const MateSearchOptions&, bool, int,
+                                   const std::function<void(GameVerdict&)>&) {
+  return NotBuilt();
+}
+
 absl::StatusOr<JobStatus> RemoteArbiter::UploadJob(std::FILE*, const std::string&,
                                                    const MateSearchOptions&, bool, bool) {
   return NotBuilt();

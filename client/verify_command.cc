@@ -20,6 +20,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "client/commands.h"
+#include "client/game_feed.h"
 #include "client/remote.h"
 #include "common/command_line.h"
 #include "common/rules_option.h"
@@ -321,6 +322,17 @@ common::ExitCode RunVerify(const VerifyOptions& o) {
                    printer.games() / elapsed());
     }
   };
+  // A whole file, every game, no record kept: sent as the text of each game,
+  // which the workers read (client/game_feed.h). Chess 99's untagged games
+  // are the reader's to tag.
+  std::unique_ptr<GameFeed> feed;
+  if (!coordinator.empty() && input != "-" && !o.part && shard.count == 1 && !keep_records &&
+      o.rules != Ruleset::kChess99) {
+    absl::StatusOr<std::unique_ptr<GameFeed>> opened = GameFeed::Open(input, read_options);
+    if (!opened.ok())
+      return common::Fail(kProgram, opened.status(), common::ExitCode::kInputUnreadable);
+    feed = *std::move(opened);
+  }
   if (!coordinator.empty()) {
     // The coordinator's workers rule; records and summary are the same.
     absl::StatusOr<std::unique_ptr<RemoteArbiter>> connected =
@@ -328,8 +340,10 @@ common::ExitCode RunVerify(const VerifyOptions& o) {
     if (!connected.ok()) return common::Fail(kProgram, connected.status());
     RemoteArbiter& remote = **connected;
     // Stdin may be a live feed: send each game as soon as it is read.
-    const int per_message = input == "-" ? 1 : 64;
-    if (absl::Status s = remote.Verify(next_game, options, tablebase, per_message, deliver);
+    const int per_message = input == "-" ? 1 : 256;
+    if (absl::Status s = feed ? remote.Verify([&](OutgoingGame* game) { return feed->Next(game); },
+                                              options, tablebase, per_message, deliver)
+                              : remote.Verify(next_game, options, tablebase, per_message, deliver);
         !s.ok())
       return common::Fail(kProgram, s);
   } else {
@@ -344,9 +358,10 @@ common::ExitCode RunVerify(const VerifyOptions& o) {
   // An input that ended early (truncated .zst, I/O error) is not a complete
   // run: exit 3, and leave no --output file, so that a shard of an Indexed
   // Job fails instead of being counted as done.
-  if (!reader.input_error().ok()) {
+  const absl::Status& input_error = feed ? feed->input_error() : reader.input_error();
+  if (!input_error.ok()) {
     std::fprintf(stderr, "arbiter verify: the input ended early, the rest was not read: %s\n",
-                 std::string(reader.input_error().message()).c_str());
+                 std::string(input_error.message()).c_str());
     return common::ExitCode::kInputUnreadable;
   }
   if (!records_error.ok()) return common::Fail(kProgram, records_error);

@@ -51,6 +51,20 @@ absl::Status ArbiterClient::Verify(const std::function<bool(RawGame*)>& next,
                                    const v1::SearchOptions& options, int games_per_message,
                                    const std::function<bool(GameVerdict&)>& deliver,
                                    const Call& call) {
+  RawGame raw;
+  return VerifyInputs(
+      [&](v1::GameInput* game) {
+        if (!next(&raw)) return false;
+        *game->mutable_record() = wire::ToProto(raw);
+        return true;
+      },
+      options, games_per_message, deliver, call);
+}
+
+absl::Status ArbiterClient::VerifyInputs(const std::function<bool(v1::GameInput*)>& next,
+                                         const v1::SearchOptions& options, int games_per_message,
+                                         const std::function<bool(GameVerdict&)>& deliver,
+                                         const Call& call) {
   grpc::ClientContext ctx;
   Prepare(ctx, call);
   auto stream = stub_->VerifyGames(&ctx);
@@ -64,7 +78,6 @@ absl::Status ArbiterClient::Verify(const std::function<bool(RawGame*)>& next,
   std::thread sender([&] {
     v1::VerifyGamesRequest request;
     *request.mutable_options() = options;
-    RawGame raw;
     int64_t numbered = 0;
     auto send = [&] {
       const int n = request.games_size();
@@ -73,10 +86,13 @@ absl::Status ArbiterClient::Verify(const std::function<bool(RawGame*)>& next,
       request.Clear();  // options go with the first message only
       return true;
     };
-    while (next(&raw)) {
+    for (;;) {
       v1::GameInput* game = request.add_games();
+      if (!next(game)) {
+        request.mutable_games()->RemoveLast();
+        break;
+      }
       game->set_id(absl::StrCat(++numbered));
-      *game->mutable_record() = wire::ToProto(raw);
       if (request.games_size() >= games_per_message && !send()) return;
     }
     if (!send()) return;

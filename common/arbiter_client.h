@@ -44,6 +44,12 @@ class ArbiterClient {
   absl::Status Verify(const std::function<bool(RawGame*)>& next, const v1::SearchOptions& options,
                       int games_per_message, const std::function<bool(GameVerdict&)>& deliver,
                       const Call& call = {});
+  // The same, with each game as `next` fills it (a record or one game's PGN
+  // text; the id is set here): false after the last.
+  absl::Status VerifyInputs(const std::function<bool(v1::GameInput*)>& next,
+                            const v1::SearchOptions& options, int games_per_message,
+                            const std::function<bool(GameVerdict&)>& deliver,
+                            const Call& call = {});
 
   // UploadJob with the bytes `read` returns, in order, until it returns an
   // empty string; `read` failing cancels the upload with its status.

@@ -226,7 +226,7 @@ grpc::Status ArbiterService::Verify(VerifyGamesStream& stream) {
   });
   // As many verdicts per message as are ready (the client may send one game
   // at a time and wait: a ready verdict is never held back).
-  constexpr size_t kVerdictsPerMessage = 64;
+  constexpr size_t kVerdictsPerMessage = 256;
   std::vector<std::string> ready;
   v1::relay::VerifyGamesResponse response;
   bool client_gone = false;

@@ -50,7 +50,9 @@ struct DispatcherOptions {
   // Workers in this process (`arbiter serve`), reached over these
   // in-process channels; used instead of `workers` when not empty.
   std::vector<std::shared_ptr<grpc::Channel>> channels;
-  int batch_size = 64;
+  // Games per batch at most: a few hundred keep the messages, and the
+  // coordinator's work per game, few.
+  int batch_size = 256;
   std::chrono::milliseconds batch_deadline{120000};
   std::chrono::milliseconds analyze_deadline{60000};
   // Games of one run accepted but not yet delivered before Add blocks.

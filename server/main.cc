@@ -11,6 +11,7 @@
 
 #include "common/command_line.h"
 #include "common/exit_code.h"
+#include "common/heap.h"
 #include "common/security.h"
 #include "common/serving.h"
 #include "grpcpp/server.h"
@@ -231,6 +232,7 @@ ExitCode Serve(CoordinatorOptions& o) {
 
 int main(int argc, char** argv) {
   arbiter::common::BlockShutdownSignals();
+  arbiter::common::KeepFreedHeap();
   CLI::App app(
       "arbiter-coordinator: serves arbiter.v1.Arbiter to clients and dispatches\n"
       "the work to arbiter-worker processes.",

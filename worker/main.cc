@@ -9,6 +9,7 @@
 
 #include "common/command_line.h"
 #include "common/exit_code.h"
+#include "common/heap.h"
 #include "common/security.h"
 #include "common/serving.h"
 #include "common/table_warmup.h"
@@ -138,6 +139,7 @@ ExitCode Serve(const WorkerOptions& o) {
 
 int main(int argc, char** argv) {
   arbiter::common::BlockShutdownSignals();
+  arbiter::common::KeepFreedHeap();
   CLI::App app(
       "arbiter-worker: serves arbiter.v1.Worker to the coordinator; reports SERVING on\n"
       "grpc.health.v1 only once its tables are open.",

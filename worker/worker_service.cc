@@ -15,7 +15,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr int kVerdictsPerChunk = 64;
+constexpr int kVerdictsPerChunk = 256;
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -205,7 +205,7 @@ grpc::Status WorkerService::VerifyBatch(grpc::ServerContext* ctx,
         const v1::BatchGame& input = request->games(next++);
         if (input.has_pgn()) {
           // Read here, as the coordinator would have read it.
-          *game = ReadFirstGame(input.pgn(), input.index(), reader_options);
+          ReadFirstGame(input.pgn(), input.index(), reader_options, game);
         } else if (record.ParseFromString(input.record())) {
           *game = wire::FromProto(record);
         } else {

@@ -864,14 +864,19 @@ void PgnReader::AttachComment(RawGame* game, std::string_view text) {
 }
 
 RawGame ReadFirstGame(std::string text, int64_t index, const PgnReaderOptions& options) {
-  PgnReader reader(ByteSource::FromString(std::move(text)), options);
   RawGame raw;
-  if (!reader.Next(&raw)) {
-    raw = RawGame{};
-    raw.error = absl::InvalidArgumentError("no game in the PGN text");
-  }
-  raw.index = index;
+  ReadFirstGame(std::move(text), index, options, &raw);
   return raw;
+}
+
+void ReadFirstGame(std::string text, int64_t index, const PgnReaderOptions& options,
+                   RawGame* game) {
+  PgnReader reader(ByteSource::FromString(std::move(text)), options);
+  if (!reader.Next(game)) {
+    *game = RawGame{};
+    game->error = absl::InvalidArgumentError("no game in the PGN text");
+  }
+  game->index = index;
 }
 
 }  // namespace arbiter

@@ -204,5 +204,8 @@ class PgnReader {
 // `index`; a text without a game becomes a game with an error, like any
 // unreadable game.
 RawGame ReadFirstGame(std::string text, int64_t index, const PgnReaderOptions& options);
+// The same into `game`, reusing its storage (a worker reads one text after
+// another).
+void ReadFirstGame(std::string text, int64_t index, const PgnReaderOptions& options, RawGame* game);
 
 }  // namespace arbiter
