@@ -542,6 +542,7 @@ v1::GameVerdict ToProto(const GameVerdict& v) {
   for (const std::string& m : v.winner_line) out.add_winner_line(m);
   for (const std::string& m : v.winner_line_san) out.add_winner_line_san(m);
   out.set_error(Utf8(v.error));
+  out.set_skipped_variant(Utf8(v.skipped_variant));
   out.set_error_line(v.error_line);
   out.set_error_column(v.error_column);
   out.set_rules(ToProto(v.rules));
@@ -565,6 +566,7 @@ absl::StatusOr<GameVerdict> FromProto(const v1::GameVerdict& v) {
   out.end_fen = v.end_fen();
   out.winner_line.assign(v.winner_line().begin(), v.winner_line().end());
   out.error = v.error();
+  out.skipped_variant = v.skipped_variant();
   out.error_line = v.error_line();
   out.error_column = v.error_column();
   absl::StatusOr<Ruleset> rules = FromProto(v.rules());

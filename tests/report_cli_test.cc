@@ -285,7 +285,10 @@ TEST(ReportCli, SharedGamesAnnotatedPgnReadsBack) {
                                      "/games/lichess_jishanshaikh4_37221.pgn.zst" + files);
   ASSERT_EQ(r.exit_code, 0) << r.out.substr(0, 2000);
   const std::vector<int64_t> disputed = DisputedGames(r.out);
-  ASSERT_GT(disputed.size(), 100u);  // 4 disagreements, 133 errors (variants)
+  // The 4 disagreements; the 133 games of other variants are skipped.
+  ASSERT_GE(disputed.size(), 4u);
+  EXPECT_LT(disputed.size(), 20u);
+  EXPECT_PRED_FORMAT2(Contains, r.out, "\"skipped\": 133, \"skipped_variants\": {");
   const std::vector<RawGame> back = ReadPgn(pgn.string());
   ASSERT_EQ(back.size(), disputed.size());
   for (const RawGame& g : back) EXPECT_TRUE(g.error.ok()) << g.error;
@@ -406,6 +409,49 @@ TEST(ReportCli, TextEvidenceInWords) {
   EXPECT_PRED_FORMAT2(Contains, r.out,
                       "neither side can mate: too little material for any series of legal moves to "
                       "mate (proof: material)\n");
+}
+
+// A game of a variant Arbiter does not rule is skipped, counted per
+// variant, and not an error: --fail-on error passes, the report lists no
+// card for it, and the report opens with an index of the disputed games.
+TEST(ReportCli, OtherVariantsAreSkippedNotErrors) {
+  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
+  testing::CommandResult r = Arbiter("verify --fail-on disagree,error " + sample);
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_PRED_FORMAT2(Contains, r.out,
+                      "#5 https://lichess.org/tL3XQN2P: SKIPPED a game of Atomic (Arbiter rules "
+                      "chess, Chess960 and Chess 99)\n");
+  EXPECT_PRED_FORMAT2(Contains, r.out, "Games: 5  errors: 0  agree: 4");
+  EXPECT_PRED_FORMAT2(Contains, r.out, "Skipped, of other variants: 1 (Atomic: 1)\n");
+  r = Arbiter("verify --format jsonl " + sample);
+  const std::vector<std::string> lines = testing::Lines(r.out);
+  ASSERT_EQ(lines.size(), 6u) << r.out;
+  EXPECT_EQ(lines[4].rfind("{\"type\": \"skipped\", \"game\": 5,", 0), 0u) << lines[4];
+  EXPECT_PRED_FORMAT2(Contains, lines[4], "\"skipped_variant\": \"Atomic\", \"error\": null}");
+  EXPECT_PRED_FORMAT2(Contains, lines[0], "\"skipped_variant\": null, \"error\": null}");
+  EXPECT_PRED_FORMAT2(Contains, lines[5],
+                      "\"errors\": 0, \"agree\": 4, \"disagree\": 0, \"skipped\": 1, "
+                      "\"skipped_variants\": {\"Atomic\": 1}");
+  r = Arbiter("verify --format csv " + sample);
+  EXPECT_PRED_FORMAT2(Contains, r.out, ",error,error_line,error_column,skipped_variant\n");
+  EXPECT_PRED_FORMAT2(Contains, r.out, ",,,,Atomic\n");
+
+  // The report: a skipped count and a per-variant table, no card; an index
+  // entry (with its link) for each disputed game.
+  const fs::path dir = FreshDir("report_cli_variants");
+  const fs::path games = dir / "games.pgn", html = dir / "report.html";
+  std::ofstream(games) << ReadFile(sample) << "\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n";
+  r = Arbiter("verify " + games.string() + " --report " + html.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::string page = ReadFile(html);
+  EXPECT_EQ(Count(page, "<article"), 1u) << page;
+  EXPECT_PRED_FORMAT2(Contains, page,
+                      "<tr><th>skipped (other variants)</th><td class=\"n\">1</td></tr>");
+  EXPECT_PRED_FORMAT2(Contains, page, "<h2>Skipped: other variants</h2>");
+  EXPECT_PRED_FORMAT2(Contains, page,
+                      "<nav class=\"index\"><h2>Disputed games</h2><ol><li><a "
+                      "href=\"#game-6\">#6</a> 1-0 &rarr; 0-1 by checkmate (FIDE 5.1.1)");
+  EXPECT_LT(page.find("<nav class=\"index\">"), page.find("<article"));
 }
 
 }  // namespace

@@ -319,7 +319,7 @@ TEST(TablebaseCli, VerifyReportsContradictionsAndNotes) {
                       "\"tablebase_contradiction\": false, \"tablebase_note\": null");
   EXPECT_PRED_FORMAT2(Contains, lines[5],
                       "\"tablebase\": null, \"tablebase_contradiction\": null, "
-                      "\"tablebase_note\": null, \"error\": null}");
+                      "\"tablebase_note\": null, \"skipped_variant\": null, \"error\": null}");
   EXPECT_PRED_FORMAT2(Contains, lines[6],
                       "\"tablebase_contradiction\": true, \"tablebase_note\": \"declared 1/2-1/2 "
                       "by adjudication, but White to move wins within the 50-move rule");
@@ -350,7 +350,7 @@ TEST(TablebaseCli, VerifyReportsContradictionsAndNotes) {
   std::vector<std::string> rows = Lines(csv.out);
   ASSERT_EQ(rows.size(), 10u) << csv.out;
   EXPECT_PRED_FORMAT2(Contains, rows[0],
-                      ",end_fen,error,error_line,error_column,tablebase_category,"
+                      ",end_fen,error,error_line,error_column,skipped_variant,tablebase_category,"
                       "tablebase_contradiction");
   EXPECT_PRED_FORMAT2(Contains, rows[1], ",draw,true");
   EXPECT_PRED_FORMAT2(Contains, rows[4], ",cursed-win,true");
@@ -369,7 +369,7 @@ TEST(TablebaseCli, VerifyWithoutTablesIsUnchanged) {
   EXPECT_EQ(Lines(csv.out)[0],
             "game,site,declared,termination,ruling,agrees,certain,rule,article,ended_at_ply,"
             "moves_after_end,winner_can_mate,termination_read_as,flag_fallen_by,"
-            "declared_grounds_hold,end_fen,error,error_line,error_column");
+            "declared_grounds_hold,end_fen,error,error_line,error_column,skipped_variant");
   testing::CommandResult text = Arbiter("verify " + pgn);
   EXPECT_EQ(text.out.find("ablebase"), std::string::npos) << text.out;
 }

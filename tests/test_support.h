@@ -30,7 +30,8 @@ namespace arbiter::testing {
 // a game's record ("type" "verdict" or "error"), or -1 for another line.
 inline int64_t GameOfRecord(const std::string& line) {
   for (const std::string prefix :
-       {"{\"type\": \"verdict\", \"game\": ", "{\"type\": \"error\", \"game\": "})
+       {"{\"type\": \"verdict\", \"game\": ", "{\"type\": \"error\", \"game\": ",
+        "{\"type\": \"skipped\", \"game\": "})
     if (line.starts_with(prefix)) return std::stoll(line.substr(prefix.size()));
   return -1;
 }

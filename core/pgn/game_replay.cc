@@ -63,6 +63,12 @@ absl::Status SetUpStart(const RawGame& raw, ReplayedGame* out) {
 
 }  // namespace
 
+std::optional<std::string> UnsupportedVariant(const RawGame& raw) {
+  const std::string* variant = raw.Tag("Variant");
+  if (ClassifyVariant(variant) != Variant::kUnsupported) return std::nullopt;
+  return std::string(absl::StripAsciiWhitespace(*variant));
+}
+
 void ReplayGame(const RawGame& raw, ReplayedGame* out) {
   out->moves.clear();
   out->clock_centis.clear();

@@ -9,6 +9,8 @@
 // without [SetUp "1"]; [SetUp "1"] without a FEN is an error.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -36,6 +38,12 @@ struct ReplayedGame {
   // it), or -1: a game already over on the board before it is still ruled.
   int bad_move = -1;
 };
+
+// The [Variant] tag of a game of a variant Arbiter does not rule (Atomic,
+// Crazyhouse, ...), as written (trimmed); nullopt for standard chess and
+// Chess960. `verify` skips such games rather than report them as errors
+// (core/verdict/game_verdict.h); ReplayGame makes them an error.
+std::optional<std::string> UnsupportedVariant(const RawGame& raw);
 
 // Replays `raw` into `out`, reusing its storage.
 void ReplayGame(const RawGame& raw, ReplayedGame* out);

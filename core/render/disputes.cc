@@ -25,7 +25,7 @@ std::optional<std::string_view> WithoutScheme(std::string_view url) {
 
 DisputeKinds DisputesOf(const GameVerdict& v) {
   DisputeKinds k;
-  k.error = !v.ruling.has_value();
+  k.error = !v.ruling.has_value() && v.skipped_variant.empty();
   k.disagrees = v.ruling && !v.ruling->agrees;
   k.uncertain = v.ruling && !v.ruling->certain;
   k.tablebase_contradiction = v.tablebase && v.tablebase->contradiction.value_or(false);
@@ -106,6 +106,8 @@ std::string CannotMateWords(const Ruling& r) {
 
 std::vector<std::string> EvidenceOf(const GameVerdict& v) {
   std::vector<std::string> out;
+  if (!v.skipped_variant.empty())
+    return {absl::StrCat("a game of ", v.skipped_variant, ", a variant Arbiter does not rule")};
   if (!v.ruling) {
     std::string error = absl::StrCat("the record could not be read or replayed: ", LocatedError(v));
     if (!v.tablebase || v.tablebase->note.empty()) return {error};

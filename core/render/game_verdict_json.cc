@@ -74,7 +74,7 @@ constexpr const char* kEndingKeys[] = {"winner",
 std::string GameVerdictJson(const GameVerdict& v) {
   const Ruling* r = v.ruling ? &*v.ruling : nullptr;
   JsonObject o;
-  o.Add("type", r ? "verdict" : "error");
+  o.Add("type", r ? "verdict" : v.skipped_variant.empty() ? "error" : "skipped");
   o.Add("game", v.game);
   o.AddTextOrNull("site", v.site).AddTextOrNull("declared", v.declared);
   o.AddTextOrNull("termination", v.termination);
@@ -116,7 +116,8 @@ std::string GameVerdictJson(const GameVerdict& v) {
   } else {
     o.AddNull("tablebase").AddNull("tablebase_contradiction").AddNull("tablebase_note");
   }
-  if (r)
+  o.AddTextOrNull("skipped_variant", v.skipped_variant);
+  if (r || !v.skipped_variant.empty())
     o.AddNull("error");
   else
     o.AddRaw(

@@ -33,6 +33,8 @@ dt{font-weight:600}dd{margin:0}ul{margin:0;padding-left:1.1em}
 padding:.05em .45em;margin-left:.4em;vertical-align:middle;color:#fff}
 .disagrees{background:#c0392b}.uncertain{background:#b9770e}.tablebase{background:#6c3483}
 .error{background:#555}.more{color:#666;font-style:italic}
+.index{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.6em 1.2em;margin:1em 0}
+.index h2{font-size:1em;margin:.2em 0}.index li{margin:.15em 0}
 .line{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
 )css";
 
@@ -136,7 +138,7 @@ std::string DisputeReport::SummaryHtml() const {
   std::string out = "<section class=\"summary\"><div><h2>Totals</h2><table>";
   absl::StrAppend(&out, CountRow("games", s.games), CountRow("agree", s.agree),
                   CountRow("disagree", s.disagree), CountRow("uncertain", s.uncertain),
-                  CountRow("errors", s.errors));
+                  CountRow("errors", s.errors), CountRow("skipped (other variants)", s.skipped));
   if (s.tablebases)
     absl::StrAppend(&out, CountRow("tablebase: positions covered", s.tablebase_covered),
                     CountRow("tablebase: contradictions", s.tablebase_contradictions));
@@ -144,12 +146,31 @@ std::string DisputeReport::SummaryHtml() const {
   for (int i = 0; i < 4; ++i) absl::StrAppend(&out, CountRow(kKindNames[i], by_kind_[i]));
   absl::StrAppend(&out, "</table><p>Listed below: ", entries_.size(), "</p></div>");
   absl::StrAppend(&out, "<div><h2>Rulings by rule</h2>", BarChart(s.by_rule), "</div>");
+  if (!s.skipped_variants.empty()) {
+    absl::StrAppend(&out, "<div><h2>Skipped: other variants</h2><table>");
+    for (const auto& [variant, n] : s.skipped_variants) absl::StrAppend(&out, CountRow(variant, n));
+    absl::StrAppend(&out, "</table></div>");
+  }
   if (!s.disagreements.empty()) {
     absl::StrAppend(&out, "<div><h2>Disagreements (declared &rarr; ruling)</h2><table>");
     for (const auto& [kind, n] : s.disagreements) absl::StrAppend(&out, CountRow(kind, n));
     absl::StrAppend(&out, "</table></div>");
   }
   return out + "</section>\n";
+}
+
+std::string DisputeReport::IndexItemHtml(const Entry& e) const {
+  const GameVerdict& v = e.verdict;
+  std::string out =
+      absl::StrCat("<li><a href=\"#game-", v.game, "\">#", v.game, "</a> ",
+                   Esc(v.declared.empty() ? "?" : v.declared), " &rarr; ", Esc(RulingText(v)));
+  const bool kind[4] = {e.kinds.disagrees, e.kinds.uncertain, e.kinds.tablebase_contradiction,
+                        e.kinds.error};
+  for (int i = 0; i < 4; ++i)
+    if (kind[i])
+      absl::StrAppend(&out, " <span class=\"kind ", kKindClasses[i], "\">", kKindNames[i],
+                      "</span>");
+  return out + "</li>";
 }
 
 std::string DisputeReport::EntryHtml(const Entry& e) const {
@@ -218,6 +239,13 @@ std::string DisputeReport::Html() const {
                   summary_.games, " games &middot; arbiter verify</p>\n");
   absl::StrAppend(&out, SummaryHtml());
   if (entries_.empty()) absl::StrAppend(&out, "<p>No disputed rulings.</p>\n");
+  // An index first: a file's disputes are found without scrolling past
+  // every card.
+  if (!entries_.empty()) {
+    absl::StrAppend(&out, "<nav class=\"index\"><h2>Disputed games</h2><ol>");
+    for (const Entry& e : entries_) absl::StrAppend(&out, IndexItemHtml(e));
+    absl::StrAppend(&out, "</ol></nav>\n");
+  }
   for (const Entry& e : entries_) absl::StrAppend(&out, EntryHtml(e));
   if (disputed_ > int64_t(entries_.size()))
     absl::StrAppend(&out, "<p class=\"more\">", disputed_ - int64_t(entries_.size()),

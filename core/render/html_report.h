@@ -48,6 +48,8 @@ class DisputeReport {
     std::string link;  // empty without one
   };
   std::string EntryHtml(const Entry& e) const;
+  // One line of the index of disputed games: number, declared -> ruling.
+  std::string IndexItemHtml(const Entry& e) const;
   std::string SummaryHtml() const;
 
   std::string title_;

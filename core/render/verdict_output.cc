@@ -23,7 +23,7 @@ std::string CsvField(std::string_view s) {
 constexpr char kCsvHeader[] =
     "game,site,declared,termination,ruling,agrees,certain,rule,article,ended_at_ply,"
     "moves_after_end,winner_can_mate,termination_read_as,flag_fallen_by,declared_grounds_hold,"
-    "end_fen,error,error_line,error_column";
+    "end_fen,error,error_line,error_column,skipped_variant";
 // Appended to the header only when tables were given.
 constexpr char kCsvTablebaseHeader[] = ",tablebase_category,tablebase_contradiction";
 
@@ -47,14 +47,17 @@ std::string CsvRow(const GameVerdict& v) {
       r && r->flag_fallen_by ? ColorName(*r->flag_fallen_by) : "", ",",
       r && r->declared_grounds_hold ? (*r->declared_grounds_hold ? "true" : "false") : "", ",",
       v.end_fen, ",", CsvField(v.error), ",", v.error.empty() ? "" : absl::StrCat(v.error_line),
-      ",", v.error.empty() || !v.error_column ? "" : absl::StrCat(v.error_column),
-      v.tablebase ? CsvTablebase(*v.tablebase) : "", "\n");
+      ",", v.error.empty() || !v.error_column ? "" : absl::StrCat(v.error_column), ",",
+      CsvField(v.skipped_variant), v.tablebase ? CsvTablebase(*v.tablebase) : "", "\n");
 }
 
 const char* SideWord(Color c) { return c == kWhite ? "White" : "Black"; }
 
 std::string TextLine(const GameVerdict& v, TextEvidence evidence) {
   std::string head = absl::StrCat("#", v.game, v.site.empty() ? "" : " ", v.site, ": ");
+  if (!v.skipped_variant.empty())
+    return absl::StrCat(head, "SKIPPED a game of ", v.skipped_variant,
+                        " (Arbiter rules chess, Chess960 and Chess 99)\n");
   if (!v.ruling) return absl::StrCat(head, "ERROR ", LocatedError(v), "\n");
   const Ruling& r = *v.ruling;
   std::string line = absl::StrCat(head, v.declared.empty() ? "?" : v.declared, " -> ",
@@ -112,6 +115,11 @@ void VerdictSummary::Add(const GameVerdict& v) {
   ++games;
   if (v.tablebase && v.tablebase->probe.root) ++tablebase_covered;
   if (v.tablebase && v.tablebase->contradiction.value_or(false)) ++tablebase_contradictions;
+  if (!v.skipped_variant.empty()) {
+    ++skipped;
+    ++skipped_variants[v.skipped_variant];
+    return;
+  }
   if (!v.ruling) {
     ++errors;
     return;
@@ -136,6 +144,7 @@ std::string VerdictSummary::Json(double seconds) const {
   JsonObject o;
   o.Add("type", "summary");
   o.Add("games", games).Add("errors", errors).Add("agree", agree).Add("disagree", disagree);
+  o.Add("skipped", skipped).AddRaw("skipped_variants", map_json(skipped_variants));
   o.Add("uncertain", uncertain).AddRaw("by_rule", map_json(by_rule));
   o.AddRaw("disagreements", map_json(disagreements));
   // Counted only when tables were given: null otherwise, not 0.
@@ -150,6 +159,15 @@ std::string VerdictSummary::Text(double seconds) const {
   std::string out = absl::StrCat("\nGames: ", games, "  errors: ", errors, "  agree: ", agree,
                                  "  disagree: ", disagree, "  (rulings resting on an unknown",
                                  " mate ability: ", uncertain, ")\n");
+  if (skipped) {
+    absl::StrAppend(&out, "Skipped, of other variants: ", skipped, " (");
+    const char* separator = "";
+    for (const auto& [variant, n] : skipped_variants) {
+      absl::StrAppend(&out, separator, variant, ": ", n);
+      separator = ", ";
+    }
+    absl::StrAppend(&out, ")\n");
+  }
   absl::StrAppend(&out, "By rule:\n");
   for (const auto& [rule, n] : by_rule) absl::StrAppend(&out, "  ", rule, ": ", n, "\n");
   if (!disagreements.empty()) absl::StrAppend(&out, "Disagreements (declared -> ruling):\n");

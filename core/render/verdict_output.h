@@ -31,6 +31,9 @@ absl::StatusOr<VerdictFormat> ParseVerdictFormat(const std::string& name);
 // results and of the HTTP API's verify.
 struct VerdictSummary {
   int64_t games = 0, errors = 0, agree = 0, disagree = 0, uncertain = 0;
+  // Games of variants Arbiter does not rule, by their [Variant] tag.
+  int64_t skipped = 0;
+  std::map<std::string, int64_t> skipped_variants;
   // Counted, and printed, only when tables were given.
   bool tablebases = false;
   int64_t tablebase_covered = 0, tablebase_contradictions = 0;

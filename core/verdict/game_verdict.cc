@@ -40,6 +40,11 @@ void VerifyGame(const RawGame& raw, const MateSearchOptions& options, ReplayedGa
   }
 
   if (rules != Ruleset::kChess99) out->rules = rules;
+  if (std::optional<std::string> variant = UnsupportedVariant(raw)) {
+    out->skipped_variant = *std::move(variant);
+    if (tables) out->tablebase = NoPositionJudgement("a game of another variant: not ruled");
+    return;
+  }
   ReplayGame(raw, scratch);
   const std::string* white = raw.Tag("White");
   const std::string* black = raw.Tag("Black");

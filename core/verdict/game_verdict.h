@@ -39,6 +39,11 @@ struct GameVerdict {
   // then FEN-9 and whose `detail` says why, in a sentence.
   Ruleset rules = Ruleset::kFide;
   std::string detail;
+  // Set for a game of a variant Arbiter does not rule (its [Variant] tag,
+  // "Atomic"): skipped, neither ruled nor an error, so that a site's
+  // export (Lichess mixes variants into its standard files) is not a run
+  // with errors. `ruling` is unset and `error` empty.
+  std::string skipped_variant;
   std::string error;         // empty, or what is wrong
   int64_t error_line = 0;    // and where: the record's line (0 when not known)
   int32_t error_column = 0;  // and its 1-based byte (0 when not known)

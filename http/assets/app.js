@@ -408,11 +408,13 @@ async function verify({ body, name, size, contentType, estimate, showAll }) {
         failure = `the server sent a line that is not JSON: ${line.slice(0, 120)}`;
         return;
       }
-      // One record per game ("verdict", or "error": that game could not be
-      // read), then a "summary"; or a "failure" when the run failed.
+      // One record per game ("verdict"; "error": that game could not be
+      // read; "skipped": a game of another variant), then a "summary"; or a
+      // "failure" when the run failed.
       switch (record.type) {
         case 'verdict':
         case 'error':
+        case 'skipped':
           addVerdict(record);
           break;
         case 'summary':
@@ -448,7 +450,7 @@ async function verify({ body, name, size, contentType, estimate, showAll }) {
   const n = state.verdicts.length;
   if (summary && !failure) {
     renderSummary(summary);
-    setStatus(`Ruled ${number(summary.games)} game${summary.games === 1 ? '' : 's'} of ${name}: ${number(summary.agree)} agree, ${number(summary.disagree)} disagree, ${number(summary.errors)} could not be read.`);
+    setStatus(`Ruled ${number(summary.games)} game${summary.games === 1 ? '' : 's'} of ${name}: ${number(summary.agree)} agree, ${number(summary.disagree)} disagree, ${number(summary.errors)} could not be read${summary.skipped ? `, ${number(summary.skipped)} skipped (other variants)` : ''}.`);
     if (n === 1) showSingle(state.verdicts[0]);
   } else if (failure === 'stopped') {
     setStatus(`Stopped after ${number(n)} game${n === 1 ? '' : 's'}.`);
@@ -507,7 +509,8 @@ function matches(v) {
   const ruled = v.type === 'verdict';
   if (show === 'disagree' && !(ruled && !v.agrees)) return false;
   if (show === 'uncertain' && !(ruled && !v.certain)) return false;
-  if (show === 'error' && ruled) return false;
+  if (show === 'error' && v.type !== 'error') return false;
+  if (show === 'skipped' && v.type !== 'skipped') return false;
   const rule = $('filter-rule').value;
   if (rule && !(ruled && v.rule === rule)) return false;
   const text = $('filter-text').value.trim().toLowerCase();
@@ -545,11 +548,12 @@ function row(v, index) {
   const open = el('button', { type: 'button', class: 'link-button', 'data-index': index, text: String(v.game), 'aria-label': `Open the ruling of game ${v.game}` });
   // data-label: the column's name, shown beside each cell when a narrow
   // screen lays the rows out as cards.
-  const tr = el('tr', { class: ruled ? (v.agrees ? 'agrees' : 'disagrees') : 'unread', 'data-game': v.game },
+  const skipped = v.type === 'skipped';
+  const tr = el('tr', { class: ruled ? (v.agrees ? 'agrees' : 'disagrees') : skipped ? 'skipped' : 'unread', 'data-game': v.game },
     el('td', { class: 'num', 'data-label': 'Game' }, open),
     el('td', { 'data-label': 'Declared', text: v.declared || '' }),
-    el('td', { 'data-label': 'Ruling', text: ruled ? v.ruling : 'not read' }),
-    el('td', { 'data-label': 'Rule', text: ruled ? ruleName(v.rule) : ((v.error && v.error.message) || '') }),
+    el('td', { 'data-label': 'Ruling', text: ruled ? v.ruling : skipped ? 'skipped' : 'not read' }),
+    el('td', { 'data-label': 'Rule', text: ruled ? ruleName(v.rule) : skipped ? `a game of ${v.skipped_variant}` : ((v.error && v.error.message) || '') }),
     el('td', { 'data-label': 'Article', text: (ruled && v.article) || '' }),
     el('td', { class: 'site-cell', 'data-label': 'Site', text: v.site || '' }));
   return tr;
@@ -614,6 +618,8 @@ function renderSummary(s) {
     ['Games', s.games], ['Agree', s.agree], ['Disagree', s.disagree], ['Could not be read', s.errors],
     ['Uncertain', s.uncertain],
   ];
+  // Games of other variants, one count each: not errors, not ruled.
+  for (const [variant, n] of Object.entries(s.skipped_variants || {}).sort((a, b) => b[1] - a[1])) counts.push([`Skipped: ${variant}`, n]);
   // null: the run asked no tables.
   if (s.tablebase_covered !== null && s.tablebase_covered !== undefined) counts.push(['Covered by the tablebase', s.tablebase_covered], ['Tablebase contradictions', s.tablebase_contradictions]);
   if (typeof s.seconds === 'number') counts.push(['Seconds', s.seconds.toFixed(1)]);
@@ -638,7 +644,7 @@ function openRuling(index, opener) {
   const v = state.verdicts[index];
   if (!v) return;
   state.opener = opener || document.activeElement;
-  $('dialog-title').textContent = `Game ${v.game}: ${v.type === 'verdict' ? `${resultName(v.ruling)} by ${ruleName(v.rule)}` : 'not read'}`;
+  $('dialog-title').textContent = `Game ${v.game}: ${v.type === 'verdict' ? `${resultName(v.ruling)} by ${ruleName(v.rule)}` : v.type === 'skipped' ? `skipped, a game of ${v.skipped_variant}` : 'not read'}`;
   const article = renderVerdict(v, { level: 2, withHeading: false });  // under the dialog's h2
   $('dialog-body').replaceChildren(article);
   state.dialogViewer = article.querySelector('.viewer');

@@ -245,12 +245,23 @@ export function renderAssessment(a, { level = 3 } = {}) {
   return article;
 }
 
-// A line of POST /v1/verify: one game's record, "type" "verdict" (ruled)
-// or "error" (the game could not be read: the ruling's keys are null).
+// A line of POST /v1/verify: one game's record, "type" "verdict" (ruled),
+// "error" (the game could not be read: the ruling's keys are null) or
+// "skipped" (a game of another variant, named by skipped_variant).
 export function renderVerdict(v, { level = 3, withHeading = true } = {}) {
   const article = el('article', { class: 'ruling', 'data-kind': 'verdict', 'data-game': v.game });
   if (withHeading) article.append(heading(level, `Game ${v.game}`));
   if (v.site) article.append(el('p', { class: 'site', text: `Site: ${v.site}` }));
+  if (v.type === 'skipped') {
+    article.append(el('p', { class: 'verdict-line' },
+      el('span', { class: 'badge skipped', text: 'Skipped' }),
+      ` A game of ${v.skipped_variant}: Arbiter rules chess, Chess960 and Chess 99.`),
+    facts([
+      ['Declared result', resultName(v.declared)],
+      ['Termination tag', v.termination],
+    ]));
+    return article;
+  }
   if (v.type !== 'verdict') {
     const error = v.error || {};
     article.append(el('p', { class: 'verdict-line' },

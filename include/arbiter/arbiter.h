@@ -246,7 +246,9 @@ typedef int (*arbiter_verdict_callback)(void* user_data, const char* json, size_
 
 typedef struct arbiter_verify_summary {
   int64_t games;
-  int64_t errors;        /* records that could not be ruled */
+  int64_t errors;        /* records that could not be read or replayed (a game
+                            of another variant is skipped, not an error: its
+                            record's "type" is "skipped") */
   int64_t disagreements; /* declared results the ruling contradicts */
 } arbiter_verify_summary;
 

@@ -113,7 +113,7 @@ function cliVerify(file) {
       const records = lines.map((l) => JSON.parse(l));
       const summary = records.find((r) => r.type === 'summary');
       if (!summary) return reject(new Error(`arbiter verify ${file} (exit ${code}) printed no summary: ${err}`));
-      resolvePromise({ verdicts: records.filter((r) => r.type === 'verdict' || r.type === 'error'), summary });
+      resolvePromise({ verdicts: records.filter((r) => ['verdict', 'error', 'skipped'].includes(r.type)), summary });
     });
   });
 }
@@ -222,6 +222,8 @@ function assertSameSummary(shown, cli) {
   assert.equal(shown.counts.Agree, cli.agree, 'agree');
   assert.equal(shown.counts.Disagree, cli.disagree, 'disagree');
   assert.equal(shown.counts['Could not be read'], cli.errors, 'errors');
+  for (const [variant, n] of Object.entries(cli.skipped_variants))
+    assert.equal(shown.counts[`Skipped: ${variant}`], n, `skipped ${variant}`);
   assert.deepEqual(shown.byRule, cli.by_rule, 'games by rule');
 }
 
@@ -895,9 +897,13 @@ test('the Lichess file: the disagreements, filtered by rule and by text', { time
   assert.deepEqual(rows.map((r) => r.game), [String(one.game)]);
   assert.match(await text(page, '#games-count'), /^1 of 37,221 games match/);
   await shot(page, '10-filter-text');
-  // Games that could not be read: as many as the summary's errors.
+  // Games that could not be read: as many as the summary's errors; games
+  // of other variants: as many as it skipped, each variant counted.
   await filterBy(page, { show: 'error', text: '' });
   assert.match(await text(page, '#games-count'), new RegExp(`^${cli.errors} of 37,221 games match`));
+  await filterBy(page, { show: 'skipped', text: '' });
+  assert.match(await text(page, '#games-count'), new RegExp(`^${cli.skipped} of 37,221 games match`));
+  assert.ok(cli.skipped > 0, 'the shared Lichess file has games of other variants');
   // And a game opens its ruling, with its board.
   await filterBy(page, { show: 'disagree', text: siteId });
   await page.click(`#games-table tr[data-game="${one.game}"] button`);

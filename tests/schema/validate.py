@@ -51,6 +51,7 @@ SCHEMA_DIR = os.path.normpath(
 TYPE_SCHEMAS = {
     "verdict": "verdict",
     "error": "verdict",
+    "skipped": "verdict",
     "summary": "summary",
     "assessment": "assessment",
     "job": "job",

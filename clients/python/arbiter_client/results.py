@@ -481,7 +481,9 @@ class Verdict:
     """One game's verdict: a line of ``arbiter verify --format jsonl``.
 
     A record that could not be read or replayed is a verdict too: ``error``
-    says why (and ``error_line`` where), and ``ruling`` is None.
+    says why (and ``error_line`` where), and ``ruling`` is None. So is a game
+    of a variant Arbiter does not rule: ``skipped_variant`` names it
+    ("Atomic"), and ``ruling`` and ``error`` are None.
     """
 
     game: int  #: 1-based index in the input
@@ -502,6 +504,8 @@ class Verdict:
     encoding: Optional[str]  #: "windows-1252" when the record was converted
     #: The winner's mating line in SAN, when the server sends it.
     winner_line_san: Optional[tuple[str, ...]] = None
+    #: The [Variant] of a game skipped as another variant; None otherwise.
+    skipped_variant: Optional[str] = None
     raw: Any = field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -526,13 +530,14 @@ class Verdict:
             detail=v.detail or None,
             first_move_after_end=v.first_move_after_end or None,
             encoding=_encoding(v.encoding),
+            skipped_variant=v.skipped_variant or None,
             raw=v,
         )
 
     @property
     def ok(self) -> bool:
-        """True when the game was ruled on (no ``error``)."""
-        return self.error is None
+        """True when the game was ruled on (neither an ``error`` nor a skipped variant)."""
+        return self.error is None and self.skipped_variant is None
 
     def record(self) -> dict[str, Any]:
         """The record ``arbiter verify --format jsonl`` writes for the game
@@ -700,7 +705,7 @@ def _dead_proof_name(white: int, black: int) -> Optional[str]:
 def _verdict_record(v: _pb.GameVerdict) -> dict[str, Any]:  # game_verdict_json.cc
     r = v.ruling if v.HasField("ruling") else None
     out: dict[str, Any] = {
-        "type": "verdict" if r else "error",
+        "type": "verdict" if r else "skipped" if v.skipped_variant else "error",
         "game": v.game,
         "site": v.site or None,
         "declared": v.declared or None,
@@ -756,8 +761,9 @@ def _verdict_record(v: _pb.GameVerdict) -> dict[str, Any]:  # game_verdict_json.
         tablebase_contradiction=_optional(t, "contradiction") if t else None,
         tablebase_note=(t.note or None) if t else None,
     )
+    out["skipped_variant"] = v.skipped_variant or None
     out["error"] = (
-        None if r else {
+        None if r or v.skipped_variant else {
             "message": v.error,
             "game": v.game,
             "line": v.error_line or None,

@@ -251,6 +251,9 @@ def verdict_json(v: Verdict) -> dict:
         "termination": v.termination or None,
     }
     r = v.ruling
+    if v.skipped_variant is not None:
+        out.update(ruling=None, skipped_variant=v.skipped_variant, error=None)
+        return out
     if r is None:
         out.update(
             ruling=None, error={
@@ -408,8 +411,8 @@ def cli_records(args: list, extra: Sequence[str] = ()) -> list[dict]:
 
 # Records each kind of verify does not show in examples/: a Windows-1252
 # record (a converted site) declared as a forfeit without a reason, an
-# illegal move and an unsupported variant (error records, with their line),
-# an abandoned game, a draw claimed in a closing comment.
+# illegal move (an error record, with its line), a game of another variant
+# (skipped), an abandoned game, a draw claimed in a closing comment.
 EDGE_GAMES = (
     b'[Event "w"]\n[Site "Z\xfcrich"]\n[Result "1-0"]\n[Termination "forfeit"]\n\n1. e4 e5 1-0\n\n'
     b'[Event "x"]\n[Result "0-1"]\n\n1. e4 e5 2. e5 0-1\n\n'
@@ -454,7 +457,7 @@ class RecordTest(ClusterTest):
             f.write(EDGE_GAMES)
         self.assertVerifiedAsCli(path)
         types = [r["type"] for r in (v.record() for v in self.arbiter.verify(path))]
-        self.assertEqual(types, ["verdict", "error", "error", "verdict", "verdict"])
+        self.assertEqual(types, ["verdict", "error", "skipped", "verdict", "verdict"])
 
     # (FEN, moves, analyze keywords): ongoing positions, a dead one, mate,
     # stalemate, a threefold claim by history, claims under three rule sets
