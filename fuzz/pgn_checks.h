@@ -121,6 +121,16 @@ inline void CheckGame(const RawGame& raw, ReplayedGame* replayed, ReplayedGame* 
   }
 
   VerifyGame(raw, FuzzSearchOptions(), scratch, verdict);
+  // A game of another variant is skipped: neither ruled nor an error (its
+  // replay is an error, "unsupported variant").
+  if (UnsupportedVariant(raw)) {
+    ARBITER_FUZZ_CHECK(!replayed->error.ok(), where);
+    ARBITER_FUZZ_CHECK(
+        !verdict->skipped_variant.empty() && !verdict->ruling && verdict->error.empty(), where);
+    ARBITER_FUZZ_CHECK(!GameVerdictJson(*verdict).empty(), where);
+    return;
+  }
+  ARBITER_FUZZ_CHECK(verdict->skipped_variant.empty(), where);
   // A game that cannot be replayed is an error, unless it ended on the board
   // before its first bad move (a move written after checkmate): then it is
   // ruled there, and that move and the rest count as moves after the end.

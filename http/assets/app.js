@@ -576,7 +576,7 @@ function renderTable(reset) {
   const total = state.verdicts.length;
   const m = state.matches.length;
   $('games-count').textContent = m === 0
-    ? `No game of the ${number(total)} ruled so far matches.`
+    ? `No game of the ${number(total)}${state.controller ? ' ruled so far' : ''} matches.`
     : `${number(m)} of ${number(total)} game${total === 1 ? '' : 's'} match${state.shown < m ? `; the first ${number(state.shown)} are listed` : ''}.`;
   $('more-games').hidden = state.shown >= m;
   $('more-games').textContent = `Show ${number(Math.min(PAGE_ROWS, m - state.shown))} more`;
