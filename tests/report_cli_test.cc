@@ -99,6 +99,9 @@ constexpr char kGames[] = R"([Event "<script>alert(1)</script>"]
 
 )";
 
+// The five Lichess games bundled with Arbiter (the fifth an Atomic game).
+const std::string kSample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
+
 std::string WriteGames(const fs::path& dir) {
   const fs::path path = dir / "games.pgn";
   std::ofstream(path) << kGames;
@@ -370,8 +373,7 @@ TEST(ReportCli, SanLinesInAnalyzeAndVerify) {
 // helpmate line of an agreeing ruling is shown only with --evidence all;
 // a dead position's proof is in its JSON record.
 TEST(ReportCli, TextEvidenceInWords) {
-  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
-  testing::CommandResult r = Arbiter("verify " + sample);
+  testing::CommandResult r = Arbiter("verify " + kSample);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_PRED_FORMAT2(Contains, r.out,
                       "White's flag (by the clock)  Black cannot mate: too little material for any "
@@ -379,12 +381,12 @@ TEST(ReportCli, TextEvidenceInWords) {
   // Game 3 agrees: White can mate, and the line is left to --evidence all.
   EXPECT_PRED_FORMAT2(Contains, r.out, "Black's flag (by the clock)  White can mate\n");
   EXPECT_EQ(r.out.find("helpmate"), std::string::npos) << r.out;
-  r = Arbiter("verify --evidence all " + sample);
+  r = Arbiter("verify --evidence all " + kSample);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_PRED_FORMAT2(Contains, r.out,
                       "Black's flag (by the clock)  White can mate, helpmate line (both sides' "
                       "moves): 11... ");
-  r = Arbiter("verify --evidence some " + sample);
+  r = Arbiter("verify --evidence some " + kSample);
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_PRED_FORMAT2(Contains, r.out, "--evidence must be disputed or all, not \"some\"");
 
@@ -415,15 +417,14 @@ TEST(ReportCli, TextEvidenceInWords) {
 // variant, and not an error: --fail-on error passes, the report lists no
 // card for it, and the report opens with an index of the disputed games.
 TEST(ReportCli, OtherVariantsAreSkippedNotErrors) {
-  const std::string sample = std::string(ARBITER_SOURCE_DIR) + "/examples/lichess_sample.pgn";
-  testing::CommandResult r = Arbiter("verify --fail-on disagree,error " + sample);
+  testing::CommandResult r = Arbiter("verify --fail-on disagree,error " + kSample);
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_PRED_FORMAT2(Contains, r.out,
                       "#5 https://lichess.org/tL3XQN2P: SKIPPED a game of Atomic (Arbiter rules "
                       "chess, Chess960 and Chess 99)\n");
   EXPECT_PRED_FORMAT2(Contains, r.out, "Games: 5  errors: 0  agree: 4");
   EXPECT_PRED_FORMAT2(Contains, r.out, "Skipped, of other variants: 1 (Atomic: 1)\n");
-  r = Arbiter("verify --format jsonl " + sample);
+  r = Arbiter("verify --format jsonl " + kSample);
   const std::vector<std::string> lines = testing::Lines(r.out);
   ASSERT_EQ(lines.size(), 6u) << r.out;
   EXPECT_EQ(lines[4].rfind("{\"type\": \"skipped\", \"game\": 5,", 0), 0u) << lines[4];
@@ -432,7 +433,7 @@ TEST(ReportCli, OtherVariantsAreSkippedNotErrors) {
   EXPECT_PRED_FORMAT2(Contains, lines[5],
                       "\"errors\": 0, \"agree\": 4, \"disagree\": 0, \"skipped\": 1, "
                       "\"skipped_variants\": {\"Atomic\": 1}");
-  r = Arbiter("verify --format csv " + sample);
+  r = Arbiter("verify --format csv " + kSample);
   EXPECT_PRED_FORMAT2(Contains, r.out, ",error,error_line,error_column,skipped_variant\n");
   EXPECT_PRED_FORMAT2(Contains, r.out, ",,,,Atomic\n");
 
@@ -440,7 +441,7 @@ TEST(ReportCli, OtherVariantsAreSkippedNotErrors) {
   // entry (with its link) for each disputed game.
   const fs::path dir = FreshDir("report_cli_variants");
   const fs::path games = dir / "games.pgn", html = dir / "report.html";
-  std::ofstream(games) << ReadFile(sample) << "\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n";
+  std::ofstream(games) << ReadFile(kSample) << "\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n";
   r = Arbiter("verify " + games.string() + " --report " + html.string());
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const std::string page = ReadFile(html);

@@ -159,18 +159,28 @@ std::string DisputeReport::SummaryHtml() const {
   return out + "</section>\n";
 }
 
+namespace {
+
+// A badge for each kind of dispute of a game, each after `before`.
+std::string KindBadges(const DisputeKinds& kinds, const char* before) {
+  const bool kind[4] = {kinds.disagrees, kinds.uncertain, kinds.tablebase_contradiction,
+                        kinds.error};
+  std::string out;
+  for (int i = 0; i < 4; ++i)
+    if (kind[i])
+      out += absl::StrCat(before, "<span class=\"kind ", kKindClasses[i], "\">", kKindNames[i],
+                          "</span>");
+  return out;
+}
+
+}  // namespace
+
 std::string DisputeReport::IndexItemHtml(const Entry& e) const {
   const GameVerdict& v = e.verdict;
   std::string out =
       absl::StrCat("<li><a href=\"#game-", v.game, "\">#", v.game, "</a> ",
                    Esc(v.declared.empty() ? "?" : v.declared), " &rarr; ", Esc(RulingText(v)));
-  const bool kind[4] = {e.kinds.disagrees, e.kinds.uncertain, e.kinds.tablebase_contradiction,
-                        e.kinds.error};
-  for (int i = 0; i < 4; ++i)
-    if (kind[i])
-      absl::StrAppend(&out, " <span class=\"kind ", kKindClasses[i], "\">", kKindNames[i],
-                      "</span>");
-  return out + "</li>";
+  return absl::StrCat(out, KindBadges(e.kinds, " "), "</li>");
 }
 
 std::string DisputeReport::EntryHtml(const Entry& e) const {
@@ -185,13 +195,7 @@ std::string DisputeReport::EntryHtml(const Entry& e) const {
   if (!white.empty() || !black.empty())
     absl::StrAppend(&out, " ", Esc(white.empty() ? "?" : white), " &ndash; ",
                     Esc(black.empty() ? "?" : black));
-  const bool kind[4] = {e.kinds.disagrees, e.kinds.uncertain, e.kinds.tablebase_contradiction,
-                        e.kinds.error};
-  for (int i = 0; i < 4; ++i)
-    if (kind[i])
-      absl::StrAppend(&out, "<span class=\"kind ", kKindClasses[i], "\">", kKindNames[i],
-                      "</span>");
-  absl::StrAppend(&out, "</h2><div class=\"cols\">");
+  absl::StrAppend(&out, KindBadges(e.kinds, ""), "</h2><div class=\"cols\">");
   if (!e.board_svg.empty())
     absl::StrAppend(&out, "<figure>", e.board_svg, "<figcaption>", Esc(e.board_caption),
                     "</figcaption></figure>");
