@@ -202,9 +202,9 @@ arbiter_status Verify(arbiter_engine* engine, std::unique_ptr<arbiter::ByteSourc
       options, [&](arbiter::RawGame* game) { return reader.Next(game); },
       [&](arbiter::GameVerdict& v) {
         ++counts.games;
-        if (!v.ruling) {
-          if (v.skipped_variant.empty()) ++counts.errors;  // another variant: skipped, not an error
-        } else if (!v.ruling->agrees) {
+        if (v.is_error()) {
+          ++counts.errors;
+        } else if (v.ruling && !v.ruling->agrees) {
           ++counts.disagreements;
         }
         const std::string json = arbiter::GameVerdictJson(v);

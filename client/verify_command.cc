@@ -310,9 +310,9 @@ common::ExitCode RunVerify(const VerifyOptions& o) {
   auto deliver = [&](GameVerdict& v) {
     printer.Print(v);
     if (keep_records) with_record(v);
-    if (!v.ruling) {
-      if (v.skipped_variant.empty()) ++errors;  // another variant: skipped, not an error
-    } else if (!v.ruling->agrees) {
+    if (v.is_error()) {
+      ++errors;
+    } else if (v.ruling && !v.ruling->agrees) {
       ++disagreements;
     }
     if (progress &&

@@ -25,7 +25,7 @@ std::optional<std::string_view> WithoutScheme(std::string_view url) {
 
 DisputeKinds DisputesOf(const GameVerdict& v) {
   DisputeKinds k;
-  k.error = !v.ruling.has_value() && v.skipped_variant.empty();
+  k.error = v.is_error();
   k.disagrees = v.ruling && !v.ruling->agrees;
   k.uncertain = v.ruling && !v.ruling->certain;
   k.tablebase_contradiction = v.tablebase && v.tablebase->contradiction.value_or(false);

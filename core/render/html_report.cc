@@ -1,6 +1,7 @@
 #include "core/render/html_report.h"
 
 #include <algorithm>
+#include <array>
 
 #include "absl/strings/str_cat.h"
 #include "core/chess/bitboard.h"
@@ -40,6 +41,10 @@ padding:.05em .45em;margin-left:.4em;vertical-align:middle;color:#fff}
 
 const char* kKindNames[4] = {"disagrees", "uncertain", "tablebase contradiction", "error"};
 const char* kKindClasses[4] = {"disagrees", "uncertain", "tablebase", "error"};
+// The kinds of `kinds` set, in the order of kKindNames.
+std::array<bool, 4> KindFlags(const DisputeKinds& kinds) {
+  return {kinds.disagrees, kinds.uncertain, kinds.tablebase_contradiction, kinds.error};
+}
 
 std::string Esc(std::string_view s) { return HtmlEscape(s); }
 
@@ -84,8 +89,7 @@ void DisputeReport::Add(const GameVerdict& v, const RawGame& record) {
   const DisputeKinds kinds = DisputesOf(v);
   if (!kinds.any()) return;
   ++disputed_;
-  const bool kind[4] = {kinds.disagrees, kinds.uncertain, kinds.tablebase_contradiction,
-                        kinds.error};
+  const std::array<bool, 4> kind = KindFlags(kinds);
   for (int i = 0; i < 4; ++i) by_kind_[i] += kind[i];
   if (entries_.size() >= max_listed_) return;
 
@@ -163,8 +167,7 @@ namespace {
 
 // A badge for each kind of dispute of a game, each after `before`.
 std::string KindBadges(const DisputeKinds& kinds, const char* before) {
-  const bool kind[4] = {kinds.disagrees, kinds.uncertain, kinds.tablebase_contradiction,
-                        kinds.error};
+  const std::array<bool, 4> kind = KindFlags(kinds);
   std::string out;
   for (int i = 0; i < 4; ++i)
     if (kind[i])

@@ -51,8 +51,6 @@ std::string CsvRow(const GameVerdict& v) {
       CsvField(v.skipped_variant), v.tablebase ? CsvTablebase(*v.tablebase) : "", "\n");
 }
 
-const char* SideWord(Color c) { return c == kWhite ? "White" : "Black"; }
-
 std::string TextLine(const GameVerdict& v, TextEvidence evidence) {
   std::string head = absl::StrCat("#", v.game, v.site.empty() ? "" : " ", v.site, ": ");
   if (!v.skipped_variant.empty())
@@ -94,7 +92,7 @@ std::string TextLine(const GameVerdict& v, TextEvidence evidence) {
   // It is a helpmate, both sides' moves, which a reader must not take for
   // a forced win.
   if (r.winner_side && r.winner_can_mate.answer == CanMate::kYes) {
-    absl::StrAppend(&line, "  ", SideWord(*r.winner_side), " can mate");
+    absl::StrAppend(&line, "  ", SideName(*r.winner_side), " can mate");
     if (!v.winner_line_san.empty() && (evidence == TextEvidence::kAll || DisputesOf(v).any()))
       absl::StrAppend(&line, ", helpmate line (both sides' moves): ",
                       ShownSan(v.winner_line_san, MoveNumberOfFen(v.end_fen), "--format jsonl"));

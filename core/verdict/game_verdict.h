@@ -44,7 +44,10 @@ struct GameVerdict {
   // export (Lichess mixes variants into its standard files) is not a run
   // with errors. `ruling` is unset and `error` empty.
   std::string skipped_variant;
-  std::string error;         // empty, or what is wrong
+  std::string error;  // empty, or what is wrong
+  // A record that could not be read or replayed: neither ruled nor
+  // skipped. What --fail-on error, the summary and the disputes count.
+  bool is_error() const { return !ruling && skipped_variant.empty(); }
   int64_t error_line = 0;    // and where: the record's line (0 when not known)
   int32_t error_column = 0;  // and its 1-based byte (0 when not known)
   // Set exactly when tables were given: the records of a run without tables
